@@ -1,0 +1,120 @@
+// Procedural box tet mesh and closed triangle surfaces (box, cylinder, sphere).
+#include "mesh/generators.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/error.h"
+
+namespace suction {
+
+TetMesh make_box(const Vec3& size, int nx, int ny, int nz) {
+  if (!(size.minCoeff() > 0)) throw InputError("make_box: size must be positive");
+  if (nx < 1 || ny < 1 || nz < 1) throw InputError("make_box: cell counts must be >= 1");
+  TetMesh mesh;
+  auto node = [&](int i, int j, int k) { return i + (nx + 1) * (j + (ny + 1) * k); };
+  for (int k = 0; k <= nz; ++k)
+    for (int j = 0; j <= ny; ++j)
+      for (int i = 0; i <= nx; ++i)
+        mesh.nodes.emplace_back(size.x() * (static_cast<double>(i) / nx - 0.5),
+                                size.y() * (static_cast<double>(j) / ny - 0.5),
+                                size.z() * (static_cast<double>(k) / nz - 0.5));
+  // Kuhn/Freudenthal: one tet per monotone path from corner (0,0,0) to (1,1,1) of the cell;
+  // every cell is cut along the same main diagonal, so neighbouring cells conform
+  static constexpr int kPaths[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i)
+        for (const auto& path : kPaths) {
+          std::array<int, 3> c = {i, j, k};
+          Tet t;
+          t[0] = node(c[0], c[1], c[2]);
+          for (int step = 0; step < 3; ++step) {
+            ++c[path[step]];
+            t[step + 1] = node(c[0], c[1], c[2]);
+          }
+          if (tet_signed_volume(mesh.nodes[t[0]], mesh.nodes[t[1]], mesh.nodes[t[2]],
+                                mesh.nodes[t[3]]) < 0)
+            std::swap(t[2], t[3]);
+          mesh.tets.push_back(t);
+        }
+  return mesh;
+}
+
+SurfaceMesh make_box_surface(const Vec3& size) {
+  if (!(size.minCoeff() > 0)) throw InputError("make_box_surface: size must be positive");
+  SurfaceMesh s;
+  for (int v = 0; v < 8; ++v)  // vertex bits: x = bit 0, y = bit 1, z = bit 2
+    s.vertices.emplace_back(size.x() * ((v & 1) ? 0.5 : -0.5), size.y() * ((v & 2) ? 0.5 : -0.5),
+                            size.z() * ((v & 4) ? 0.5 : -0.5));
+  static constexpr int kFaces[6][4] = {{0, 2, 6, 4}, {1, 3, 7, 5}, {0, 1, 5, 4},
+                                       {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 5, 7, 6}};
+  for (const auto& q : kFaces) {
+    // orient each quad so that its normal points away from the centre
+    const Vec3 centre = (s.vertices[q[0]] + s.vertices[q[2]]) / 2.0;
+    const Vec3 normal = (s.vertices[q[1]] - s.vertices[q[0]]).cross(s.vertices[q[2]] - s.vertices[q[0]]);
+    if (normal.dot(centre) > 0) {
+      s.triangles.push_back({q[0], q[1], q[2]});
+      s.triangles.push_back({q[0], q[2], q[3]});
+    } else {
+      s.triangles.push_back({q[0], q[2], q[1]});
+      s.triangles.push_back({q[0], q[3], q[2]});
+    }
+  }
+  return s;
+}
+
+SurfaceMesh make_cylinder_surface(double radius, double height, int resolution) {
+  if (!(radius > 0) || !(height > 0))
+    throw InputError("make_cylinder_surface: radius and height must be positive");
+  if (resolution < 3) throw InputError("make_cylinder_surface: resolution must be >= 3");
+  SurfaceMesh s;
+  const int n = resolution;
+  s.vertices.emplace_back(0.0, 0.0, -0.5 * height);  // 0: bottom centre
+  s.vertices.emplace_back(0.0, 0.0, 0.5 * height);   // 1: top centre
+  for (int side = 0; side < 2; ++side)               // 2..n+1 bottom ring, n+2..2n+1 top ring
+    for (int k = 0; k < n; ++k) {
+      const double theta = 2.0 * kPi * k / n;
+      s.vertices.emplace_back(radius * std::cos(theta), radius * std::sin(theta),
+                              side == 0 ? -0.5 * height : 0.5 * height);
+    }
+  for (int k = 0; k < n; ++k) {
+    const int k1 = (k + 1) % n;
+    const int b0 = 2 + k, b1 = 2 + k1, t0 = 2 + n + k, t1 = 2 + n + k1;
+    s.triangles.push_back({0, b1, b0});  // bottom cap, seen from below
+    s.triangles.push_back({1, t0, t1});  // top cap, seen from above
+    s.triangles.push_back({b0, b1, t1});
+    s.triangles.push_back({b0, t1, t0});
+  }
+  return s;
+}
+
+SurfaceMesh make_sphere_surface(double radius, int resolution) {
+  if (!(radius > 0)) throw InputError("make_sphere_surface: radius must be positive");
+  if (resolution < 3) throw InputError("make_sphere_surface: resolution must be >= 3");
+  // UV sphere: poles + (meridian - 1) rings of `resolution` vertices
+  const int n = resolution, meridian = std::max(2, resolution / 2);
+  SurfaceMesh s;
+  s.vertices.emplace_back(0.0, 0.0, radius);   // 0: north pole
+  s.vertices.emplace_back(0.0, 0.0, -radius);  // 1: south pole
+  for (int l = 1; l < meridian; ++l) {
+    const double phi = kPi * l / meridian;
+    for (int k = 0; k < n; ++k) {
+      const double theta = 2.0 * kPi * k / n;
+      s.vertices.emplace_back(radius * std::sin(phi) * std::cos(theta),
+                              radius * std::sin(phi) * std::sin(theta), radius * std::cos(phi));
+    }
+  }
+  auto ring = [&](int l, int k) { return 2 + (l - 1) * n + k % n; };
+  for (int k = 0; k < n; ++k) {
+    s.triangles.push_back({0, ring(1, k), ring(1, k + 1)});
+    for (int l = 1; l + 1 < meridian; ++l) {
+      s.triangles.push_back({ring(l, k), ring(l + 1, k), ring(l + 1, k + 1)});
+      s.triangles.push_back({ring(l, k), ring(l + 1, k + 1), ring(l, k + 1)});
+    }
+    s.triangles.push_back({1, ring(meridian - 1, k + 1), ring(meridian - 1, k)});
+  }
+  return s;
+}
+
+}  // namespace suction

@@ -1,0 +1,46 @@
+// Procedural meshes.  Every generator returns positively oriented, well-shaped tetrahedra
+// (radius ratio bounded away from zero) with the body's natural frame: z is "up".
+#pragma once
+#include "mesh/tet_mesh.h"
+
+namespace suction {
+
+/// Box [-sx/2, sx/2]×[-sy/2, sy/2]×[-sz/2, sz/2] [m], nx×ny×nz hexahedral cells, each split in
+/// 6 tetrahedra (Kuhn/Freudenthal, conforming).
+TetMesh make_box(const Vec3& size, int nx, int ny, int nz);
+
+/// Solid cylinder of radius r, height h along z, centred at the origin (z in [-h/2, h/2]).
+/// resolution: number of segments around the circumference (>= 6); the other directions are
+/// meshed with a comparable element size.
+TetMesh make_cylinder(double radius, double height, int resolution);
+
+/// Solid ball of radius r centred at the origin; resolution: segments around the equator
+/// (>= 6), resolution/2 from pole to pole; its boundary has the vertices of
+/// make_sphere_surface(radius, resolution).
+TetMesh make_sphere(double radius, int resolution);
+
+/// A suction cup: a revolved profile around z.  The lip rests at z = 0, the cup opens
+/// downward (towards -z), a solid handle (stem) on top ends at z = height.
+struct CupParams {
+  double radius = 0.0175;          // outer radius of the lip [m]
+  double height = 0.015;           // total height, lip to top of the handle [m]
+  double wall_thickness = 0.003;   // thickness of the skirt near the top [m]
+  double lip_thickness = 0.0015;   // thickness of the skirt at the lip [m]
+  double lip_angle_deg = 25.0;     // angle of the skirt to the horizontal at the lip [deg]
+  double handle_radius = 0.005;    // radius of the solid handle [m]
+  double handle_height = 0.005;    // height of the handle above the skirt [m]
+  int resolution = 16;             // segments around the axis (>= 8)
+  int layers = 2;                  // elements through the wall thickness (>= 1)
+};
+/// Profile: the skirt centreline is flat from the axis to handle_radius, then a smooth curve
+/// (cubic Bézier) down to the lip; the lip end is cut perpendicular to the skirt, its inner
+/// corner at z = 0 and its outer corner at r = radius.  The defaults give 453 nodes (the
+/// paper's standard cup has 434); resolution = 28, layers = 3 give 1603 nodes.
+TetMesh make_cup(const CupParams& params);
+
+/// Closed triangle surfaces, outward oriented (for rigid bodies and obstacles).
+SurfaceMesh make_box_surface(const Vec3& size);
+SurfaceMesh make_cylinder_surface(double radius, double height, int resolution);
+SurfaceMesh make_sphere_surface(double radius, int resolution);
+
+}  // namespace suction

@@ -1,0 +1,24 @@
+// Per-step timing of the stages of ../shared/METHOD.md section 1 (the paper's Table 1 columns).
+#pragma once
+#include <array>
+
+namespace suction {
+
+enum class Stage { Leak, FreeMotion, Collision, Cavities, Compliance, Solve, Correction, Count };
+constexpr int kStageCount = static_cast<int>(Stage::Count);
+
+/// short lowercase name of a stage: "leak", "free_motion", "collision", "cavities",
+/// "compliance", "solve", "correction"
+const char* stage_name(Stage stage);
+
+struct StepProfile {
+  std::array<double, kStageCount> ms{};  // wall time of each stage [ms]
+  double total_ms = 0.0;                 // whole step [ms]
+  int contacts = 0;                      // contacts found this step
+  int constraints = 0;                   // constraint rows (3 per contact + 1 per cavity)
+  int cavities = 0;                      // tracked cavities
+  int solver_iterations = 0;             // PGS iterations used
+  double solver_residual = 0.0;          // final PGS residual
+};
+
+}  // namespace suction

@@ -1,0 +1,54 @@
+// The simulation: a Model, its State and the Workspace, stepped by the stage list of
+// ../shared/METHOD.md section 1 (see step.cpp).
+#pragma once
+#include <memory>
+
+#include "model/model.h"
+#include "model/state.h"
+#include "sim/profile.h"
+
+namespace suction {
+
+struct Workspace;
+
+/// Cavity summary of the current state (the CSV's cavity columns).
+struct CavitySummary {
+  int count = 0;
+  double pressure_min = kPAtm;  // lowest absolute cavity pressure, P_atm when none [Pa]
+  double volume_total = 0.0;    // [m³]
+  double air_total = 0.0;       // Σ N = nRT [J]
+};
+
+class Simulation {
+ public:
+  explicit Simulation(Model model);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  const Model& model() const { return model_; }
+  const State& state() const { return state_; }
+  State& mutable_state() { return state_; }
+
+  /// Advances by model().settings.dt.  Throws SimulationError when the step diverges
+  /// (NaN or exploding energy); the state is then left at its last good value.
+  void step();
+  /// Back to the initial state.
+  void reset();
+
+  const StepProfile& profile() const { return profile_; }  // of the last step
+  /// Values of model().probes in the current state, in order.
+  std::vector<double> probe_values() const;
+  CavitySummary cavity_summary() const;
+  /// Kinetic energy of all dynamic bodies [J].
+  double kinetic_energy() const;
+
+ private:
+  Model model_;
+  State state_;
+  std::unique_ptr<Workspace> work_;
+  StepProfile profile_;
+  double max_energy_seen_ = 0.0;
+};
+
+}  // namespace suction

@@ -1,0 +1,216 @@
+// Procedural meshes: valid, well shaped, conforming, closed genus-0 boundaries, right volume.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "common/error.h"
+#include "mesh/generators.h"
+
+namespace suction {
+namespace {
+
+// minimum radius ratio over the tets of a mesh
+double min_radius_ratio(const TetMesh& m) {
+  double q = 1.0;
+  for (const Tet& t : m.tets)
+    q = std::min(q, tet_radius_ratio(m.nodes[t[0]], m.nodes[t[1]], m.nodes[t[2]], m.nodes[t[3]]));
+  return q;
+}
+
+// V - E + F of a triangle surface
+int euler_characteristic(const SurfaceMesh& s) {
+  std::map<std::pair<int, int>, int> edges;
+  for (const Tri& t : s.triangles)
+    for (int k = 0; k < 3; ++k) edges[{std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])}]++;
+  return static_cast<int>(s.vertices.size()) - static_cast<int>(edges.size()) +
+         static_cast<int>(s.triangles.size());
+}
+
+// a conforming mesh has every face in at most two tets
+int max_tets_per_face(const TetMesh& m) {
+  std::map<Tri, int> count;
+  for (const Tet& t : m.tets)
+    for (int skip = 0; skip < 4; ++skip) {
+      Tri f;
+      for (int k = 0, j = 0; k < 4; ++k)
+        if (k != skip) f[j++] = t[k];
+      std::sort(f.begin(), f.end());
+      ++count[f];
+    }
+  int most = 0;
+  for (const auto& [face, n] : count) most = std::max(most, n);
+  return most;
+}
+
+// every generated tet mesh: valid, well shaped, conforming, closed genus-0 boundary
+void expect_good_solid(const TetMesh& m, const std::string& name, double min_quality = 0.1) {
+  SCOPED_TRACE(name);
+  EXPECT_NO_THROW(validate_tet_mesh(m, name));
+  EXPECT_GT(min_radius_ratio(m), min_quality);
+  EXPECT_LE(max_tets_per_face(m), 2);
+  const BoundarySurface b = extract_boundary(m);
+  EXPECT_NO_THROW(validate_closed_surface(b.surface, name));
+  EXPECT_EQ(euler_characteristic(b.surface), 2);
+  EXPECT_NEAR(enclosed_volume(b.surface), total_volume(m), 1e-12 * std::abs(total_volume(m)));
+}
+
+// exact volume of a polygonal solid of revolution with n planar wedges: the wedge between
+// directions e_k, e_k+1 is {r((1-s)e_k + s e_k+1), z}, Jacobian r sin(2π/n), so
+// V = n sin(2π/n) ∫∫ r dA over the (r, z) profile
+double revolved_volume(double integral_r_dA, int n) { return n * std::sin(2 * kPi / n) * integral_r_dA; }
+
+TEST(Generators, BoxIsExact) {
+  const TetMesh m = make_box(Vec3(0.1, 0.2, 0.3), 3, 4, 5);
+  expect_good_solid(m, "box", 0.5);
+  EXPECT_EQ(m.nodes.size(), 4u * 5u * 6u);
+  EXPECT_EQ(m.tets.size(), 6u * 3u * 4u * 5u);
+  EXPECT_NEAR(total_volume(m), 0.1 * 0.2 * 0.3, 1e-15);
+  const Aabb box = bounding_box(m.nodes);
+  EXPECT_TRUE(box.lo.isApprox(Vec3(-0.05, -0.1, -0.15)));
+  EXPECT_TRUE(box.hi.isApprox(Vec3(0.05, 0.1, 0.15)));
+  expect_good_solid(make_box(Vec3(1, 1, 1), 1, 1, 1), "one cell", 0.5);
+}
+
+TEST(Generators, CylinderVolumeIsThePolygonalOne) {
+  for (int res : {6, 16, 32}) {
+    const double r = 0.01, h = 0.02;
+    const TetMesh m = make_cylinder(r, h, res);
+    expect_good_solid(m, "cylinder " + std::to_string(res), 0.3);
+    // the profile rectangle: ∫∫ r dA = h r²/2
+    EXPECT_NEAR(total_volume(m), revolved_volume(h * r * r / 2, res), 1e-12 * total_volume(m));
+    const Aabb box = bounding_box(m.nodes);
+    EXPECT_NEAR(box.hi.z(), h / 2, 1e-15);
+    EXPECT_NEAR(box.hi.x(), r, 1e-15);
+  }
+}
+
+TEST(Generators, SphereVolumeIsThePolygonalOne) {
+  double previous_error = 1.0;
+  for (int res : {8, 16, 32}) {
+    const double radius = 0.02;
+    const TetMesh m = make_sphere(radius, res);
+    expect_good_solid(m, "sphere " + std::to_string(res), 0.3);
+    // the profile is the half polygon with res/2 sides inscribed in the circle: sum over the
+    // triangles (origin, p_l, p_l+1) of area × centroid radius
+    const int meridian = res / 2;
+    double integral = 0.0;
+    for (int l = 0; l < meridian; ++l) {
+      const double a = kPi * l / meridian, b = kPi * (l + 1) / meridian;
+      const double area = 0.5 * radius * radius * std::sin(b - a);
+      integral += area * (radius * std::sin(a) + radius * std::sin(b)) / 3.0;
+    }
+    const double v = total_volume(m);
+    EXPECT_NEAR(v, revolved_volume(integral, res), 1e-12 * v);
+    const double error = 1.0 - v / (4.0 / 3.0 * kPi * radius * radius * radius);
+    EXPECT_GT(error, 0.0);  // inscribed
+    EXPECT_LT(error, previous_error / 3.0);  // second order: ~1/4 per halving of h
+    previous_error = error;
+  }
+}
+
+TEST(Generators, CupHasTheRequestedShape) {
+  const CupParams p;
+  const TetMesh m = make_cup(p);
+  expect_good_solid(m, "cup", 0.2);
+  // about the size of the paper's 434-node cup
+  EXPECT_GT(m.nodes.size(), 300u);
+  EXPECT_LT(m.nodes.size(), 600u);
+  const Aabb box = bounding_box(m.nodes);
+  EXPECT_NEAR(box.lo.z(), 0.0, 1e-12);       // the lip rests on z = 0
+  EXPECT_NEAR(box.hi.z(), p.height, 1e-12);  // top of the handle
+  EXPECT_NEAR(box.hi.x(), p.radius, 1e-12);  // outer lip radius (node at angle 0)
+  double r_max = 0.0, r_top = 0.0;
+  for (const Vec3& x : m.nodes) {
+    const double r = std::hypot(x.x(), x.y());
+    r_max = std::max(r_max, r);
+    if (x.z() > p.height - 1e-12) r_top = std::max(r_top, r);
+    // nothing under the skirt: every node low down is near the lip
+    if (x.z() < 0.25 * p.lip_thickness) {
+      EXPECT_GT(r, 0.8 * p.radius);
+    }
+    // the axis is solid only from the bottom of the flat top up
+    if (r < 1e-12) {
+      EXPECT_GE(x.z(), p.height - p.handle_height - p.wall_thickness - 1e-12);
+    }
+  }
+  EXPECT_NEAR(r_max, p.radius, 1e-12);
+  EXPECT_NEAR(r_top, p.handle_radius, 1e-12);
+  // volume: more than the handle and flat top, less than the bounding cylinder
+  const double handle = revolved_volume(p.handle_height * p.handle_radius * p.handle_radius / 2, p.resolution);
+  EXPECT_GT(total_volume(m), handle * (1.0 + p.wall_thickness / p.handle_height));
+  EXPECT_LT(total_volume(m), kPi * p.radius * p.radius * p.height);
+}
+
+TEST(Generators, CupRefinesAndStaysWellShaped) {
+  CupParams p;
+  double previous = 0.0;
+  for (auto [res, layers] : {std::pair{8, 1}, std::pair{16, 2}, std::pair{28, 3}, std::pair{32, 4}}) {
+    p.resolution = res;
+    p.layers = layers;
+    const TetMesh m = make_cup(p);
+    expect_good_solid(m, "cup " + std::to_string(res) + "x" + std::to_string(layers), 0.1);
+    if (res == 28) {  // the finer cup of the paper's Table 2 has ~1600 nodes
+      EXPECT_GT(m.nodes.size(), 1400u);
+      EXPECT_LT(m.nodes.size(), 1800u);
+    }
+    EXPECT_GT(total_volume(m), previous);  // inscribed polygons grow with the resolution
+    previous = total_volume(m);
+  }
+}
+
+TEST(Generators, CupVariantsStayValid) {
+  CupParams p;
+  p.lip_angle_deg = 10.0;
+  expect_good_solid(make_cup(p), "flat lip");
+  p = CupParams{};
+  p.lip_angle_deg = 60.0;
+  p.handle_radius = 0.003;
+  expect_good_solid(make_cup(p), "steep lip, thin handle");
+  p = CupParams{};
+  p.radius = 0.05;
+  p.height = 0.03;
+  p.handle_height = 0.01;
+  p.resolution = 24;
+  expect_good_solid(make_cup(p), "large cup");
+}
+
+TEST(Generators, BadParametersAreInputErrors) {
+  CupParams p;
+  p.handle_height = p.height;  // no room for the skirt
+  EXPECT_THROW(make_cup(p), InputError);
+  p = CupParams{};
+  p.resolution = 4;
+  EXPECT_THROW(make_cup(p), InputError);
+  p = CupParams{};
+  p.handle_radius = p.radius;
+  EXPECT_THROW(make_cup(p), InputError);
+  EXPECT_THROW(make_box(Vec3(1, 0, 1), 1, 1, 1), InputError);
+  EXPECT_THROW(make_box(Vec3(1, 1, 1), 0, 1, 1), InputError);
+  EXPECT_THROW(make_cylinder(-1, 1, 16), InputError);
+  EXPECT_THROW(make_sphere(1, 3), InputError);
+}
+
+TEST(Generators, SurfacesAreClosedAndOutward) {
+  const SurfaceMesh box = make_box_surface(Vec3(1, 2, 3));
+  EXPECT_NO_THROW(validate_closed_surface(box, "box"));
+  EXPECT_EQ(euler_characteristic(box), 2);
+  EXPECT_NEAR(enclosed_volume(box), 6.0, 1e-12);
+
+  const SurfaceMesh cylinder = make_cylinder_surface(0.5, 2.0, 20);
+  EXPECT_NO_THROW(validate_closed_surface(cylinder, "cylinder"));
+  EXPECT_EQ(euler_characteristic(cylinder), 2);
+  EXPECT_NEAR(enclosed_volume(cylinder), revolved_volume(2.0 * 0.25 / 2, 20), 1e-12);
+
+  for (int res : {8, 16, 32}) {
+    const SurfaceMesh sphere = make_sphere_surface(0.3, res);
+    EXPECT_NO_THROW(validate_closed_surface(sphere, "sphere"));
+    EXPECT_EQ(euler_characteristic(sphere), 2);
+    // same vertices on the sphere and planar quads as make_sphere: the same volume
+    EXPECT_NEAR(enclosed_volume(sphere), total_volume(make_sphere(0.3, res)), 1e-12);
+  }
+}
+
+}  // namespace
+}  // namespace suction
