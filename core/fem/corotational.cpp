@@ -1,0 +1,168 @@
+#include "fem/corotational.h"
+
+#include <Eigen/SVD>
+#include <cmath>
+#include <string>
+
+#include "common/error.h"
+
+namespace suction {
+
+void lame_parameters(double young, double poisson, double& mu, double& lambda) {
+  mu = young / (2.0 * (1.0 + poisson));
+  lambda = young * poisson / ((1.0 + poisson) * (1.0 - 2.0 * poisson));
+}
+
+// shape-function gradients g_a = ∇N_a of a linear tet: rows of D_m⁻¹, g_0 = -(g_1+g_2+g_3)
+static std::array<Vec3, 4> shape_gradients(const Mat3& dm_inv) {
+  std::array<Vec3, 4> g;
+  for (int a = 1; a < 4; ++a) g[a] = dm_inv.row(a - 1).transpose();
+  g[0] = -(g[1] + g[2] + g[3]);
+  return g;
+}
+
+ElasticElements make_elastic_elements(const TetMesh& rest, double young, double poisson) {
+  ElasticElements el;
+  lame_parameters(young, poisson, el.mu, el.lambda);
+  const size_t n = rest.tets.size();
+  el.dm_inv.resize(n);
+  el.volume.resize(n);
+  el.stiffness.resize(n);
+  for (size_t e = 0; e < n; ++e) {
+    const Tet& t = rest.tets[e];
+    const Vec3& x0 = rest.nodes[t[0]];
+    Mat3 dm;
+    dm.col(0) = rest.nodes[t[1]] - x0;
+    dm.col(1) = rest.nodes[t[2]] - x0;
+    dm.col(2) = rest.nodes[t[3]] - x0;
+    const double vol = dm.determinant() / 6.0;
+    const double scale = dm.colwise().norm().maxCoeff();
+    if (!(vol > 1e-12 * scale * scale * scale))
+      throw InputError("tet " + std::to_string(e) + " is degenerate or inverted (volume " +
+                       std::to_string(vol) + " m³)");
+    el.dm_inv[e] = dm.inverse();
+    el.volume[e] = vol;
+    // linear elastic stiffness, block (a,b) = V (λ g_a g_bᵀ + μ g_b g_aᵀ + μ (g_a·g_b) I)
+    const auto g = shape_gradients(el.dm_inv[e]);
+    Mat12& K = el.stiffness[e];
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b)
+        K.block<3, 3>(3 * a, 3 * b) =
+            vol * (el.lambda * g[a] * g[b].transpose() + el.mu * g[b] * g[a].transpose() +
+                   el.mu * g[a].dot(g[b]) * Mat3::Identity());
+  }
+  return el;
+}
+
+Mat3 polar_rotation(const Mat3& F) {
+  // F = U Σ Vᵀ; R = U Vᵀ, with the smallest singular direction flipped when det < 0
+  Eigen::JacobiSVD<Mat3> svd(F, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Mat3 U = svd.matrixU();
+  const Mat3& V = svd.matrixV();
+  if (U.determinant() * V.determinant() < 0.0) U.col(2) *= -1.0;
+  return U * V.transpose();
+}
+
+Mat3 deformation_gradient(const ElasticElements& el, const TetMesh& rest, const Points& x, int e) {
+  const Tet& t = rest.tets[e];
+  Mat3 ds;
+  ds.col(0) = x[t[1]] - x[t[0]];
+  ds.col(1) = x[t[2]] - x[t[0]];
+  ds.col(2) = x[t[3]] - x[t[0]];
+  return ds * el.dm_inv[e];
+}
+
+// first Piola-Kirchhoff stress P = 2μ(F − R) + λ tr(RᵀF − I) R, equal to R σ(RᵀF − I):
+// the stress form of f_e = -R K_e (Rᵀx - X)
+static Mat3 corotational_stress(const ElasticElements& el, const Mat3& F, const Mat3& R) {
+  const double tr = (R.transpose() * F).trace() - 3.0;
+  return 2.0 * el.mu * (F - R) + el.lambda * tr * R;
+}
+
+static double corotational_energy_density(const ElasticElements& el, const Mat3& F, const Mat3& R) {
+  const double tr = (R.transpose() * F).trace() - 3.0;
+  return el.mu * (F - R).squaredNorm() + 0.5 * el.lambda * tr * tr;
+}
+
+double elastic_energy(const ElasticElements& el, const TetMesh& rest, const Points& x) {
+  double energy = 0.0;
+  for (size_t e = 0; e < rest.tets.size(); ++e) {
+    const Mat3 F = deformation_gradient(el, rest, x, static_cast<int>(e));
+    energy += el.volume[e] * corotational_energy_density(el, F, polar_rotation(F));
+  }
+  return energy;
+}
+
+double add_elastic_forces(const ElasticElements& el, const TetMesh& rest, const Points& x,
+                          Points& forces, std::vector<Mat3>* rotations) {
+  double energy = 0.0;
+  if (rotations) rotations->resize(rest.tets.size());
+  for (size_t e = 0; e < rest.tets.size(); ++e) {
+    const int ei = static_cast<int>(e);
+    const Mat3 F = deformation_gradient(el, rest, x, ei);
+    const Mat3 R = polar_rotation(F);
+    if (rotations) (*rotations)[e] = R;
+    const Mat3 P = corotational_stress(el, F, R);
+    energy += el.volume[e] * corotational_energy_density(el, F, R);
+    // f_a = -V P g_a  (g_a rows of D_m⁻¹, g_0 = -Σ)
+    const Mat3 H = -el.volume[e] * P * el.dm_inv[e].transpose();
+    const Tet& t = rest.tets[e];
+    forces[t[1]] += H.col(0);
+    forces[t[2]] += H.col(1);
+    forces[t[3]] += H.col(2);
+    forces[t[0]] -= H.col(0) + H.col(1) + H.col(2);
+  }
+  return energy;
+}
+
+Vec12 element_force(const ElasticElements& el, const TetMesh& rest, const Points& x, int e,
+                    const Mat3& R) {
+  const Tet& t = rest.tets[e];
+  Vec12 u;
+  for (int a = 0; a < 4; ++a) u.segment<3>(3 * a) = R.transpose() * x[t[a]] - rest.nodes[t[a]];
+  const Vec12 ku = el.stiffness[e] * u;
+  Vec12 f;
+  for (int a = 0; a < 4; ++a) f.segment<3>(3 * a) = -R * ku.segment<3>(3 * a);
+  return f;
+}
+
+Mat12 warped_stiffness(const ElasticElements& el, int e, const Mat3& R) {
+  Mat12 K;
+  const Mat12& K0 = el.stiffness[e];
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b)
+      K.block<3, 3>(3 * a, 3 * b) = R * K0.block<3, 3>(3 * a, 3 * b) * R.transpose();
+  return K;
+}
+
+static Mat3 skew(const Vec3& w) {
+  Mat3 W;
+  W << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;
+  return W;
+}
+
+Mat12 exact_element_tangent(const ElasticElements& el, const TetMesh& rest, const Points& x, int e) {
+  const Mat3 F = deformation_gradient(el, rest, x, e);
+  const Mat3 R = polar_rotation(F);
+  const Mat3 S = R.transpose() * F;  // symmetric
+  const Mat3 G = (S.trace() * Mat3::Identity() - S).inverse();
+  const double tr = S.trace() - 3.0;
+  const auto g = shape_gradients(el.dm_inv[e]);
+  Mat12 K;
+  for (int b = 0; b < 4; ++b)
+    for (int k = 0; k < 3; ++k) {
+      // dF for a unit displacement of node b along axis k
+      const Mat3 dF = Vec3::Unit(k) * g[b].transpose();
+      // dR = R [w]×, (tr S I − S) w = axial(RᵀdF − dFᵀR)
+      const Mat3 M = R.transpose() * dF - dF.transpose() * R;
+      const Vec3 w = G * Vec3(M(2, 1), M(0, 2), M(1, 0));
+      const Mat3 dR = R * skew(w);
+      // dP = 2μ(dF − dR) + λ [tr(RᵀdF) R + tr(S − I) dR]   (tr(dRᵀF) = 0)
+      const Mat3 dP = 2.0 * el.mu * (dF - dR) +
+                      el.lambda * ((R.transpose() * dF).trace() * R + tr * dR);
+      for (int a = 0; a < 4; ++a) K.block<3, 1>(3 * a, 3 * b + k) = el.volume[e] * dP * g[a];
+    }
+  return K;
+}
+
+}  // namespace suction

@@ -1,0 +1,152 @@
+#include "fem/implicit_euler.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+
+namespace suction {
+
+void init_fem_system(const FemBody& body, FemSystem& sys) {
+  const TetMesh& mesh = body.rest;
+  const int n = static_cast<int>(mesh.nodes.size());
+  sys.free_index.assign(n, -1);
+  sys.num_free = 0;
+  for (int i = 0; i < n; ++i)
+    if (body.node_constraint[i] == -1) sys.free_index[i] = sys.num_free++;
+  const int ndof = 3 * sys.num_free;
+
+  // pattern: dense 3×3 blocks for every pair of free nodes sharing a tet
+  std::vector<Eigen::Triplet<double>> trip;
+  trip.reserve(mesh.tets.size() * 144);
+  sys.held_tets.clear();
+  for (size_t e = 0; e < mesh.tets.size(); ++e) {
+    bool held = false;
+    for (int a = 0; a < 4; ++a) {
+      const int fa = sys.free_index[mesh.tets[e][a]];
+      if (fa < 0) { held = true; continue; }
+      for (int b = 0; b < 4; ++b) {
+        const int fb = sys.free_index[mesh.tets[e][b]];
+        if (fb < 0) continue;
+        for (int r = 0; r < 3; ++r)
+          for (int c = 0; c < 3; ++c) trip.emplace_back(3 * fa + r, 3 * fb + c, 0.0);
+      }
+    }
+    if (held) sys.held_tets.push_back(static_cast<int>(e));
+  }
+  for (int i = 0; i < sys.num_free; ++i)
+    for (int r = 0; r < 3; ++r) trip.emplace_back(3 * i + r, 3 * i + r, 0.0);
+  sys.A.resize(ndof, ndof);
+  sys.A.setFromTriplets(trip.begin(), trip.end());
+  sys.A.makeCompressed();
+
+  // value offset of row 3·fa in column 3·fb + c (rows of a block are contiguous in a column)
+  const int* outer = sys.A.outerIndexPtr();
+  const int* inner = sys.A.innerIndexPtr();
+  auto offset = [&](int row, int col) {
+    const int* begin = inner + outer[col];
+    const int* end = inner + outer[col + 1];
+    return static_cast<int>(std::lower_bound(begin, end, row) - inner);
+  };
+  sys.block_offset.assign(mesh.tets.size() * 48, -1);
+  for (size_t e = 0; e < mesh.tets.size(); ++e)
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b) {
+        const int fa = sys.free_index[mesh.tets[e][a]];
+        const int fb = sys.free_index[mesh.tets[e][b]];
+        if (fa < 0 || fb < 0) continue;
+        for (int c = 0; c < 3; ++c)
+          sys.block_offset[e * 48 + (a * 4 + b) * 3 + c] = offset(3 * fa, 3 * fb + c);
+      }
+  sys.solver = std::make_unique<Eigen::SimplicialLDLT<SparseMatrix>>();
+  if (ndof > 0) sys.solver->analyzePattern(sys.A);
+  sys.rotations.resize(mesh.tets.size());
+  sys.elastic_force.assign(n, Vec3::Zero());
+  sys.rhs.resize(ndof);
+  sys.dv.resize(ndof);
+}
+
+void fem_free_motion(const FemBody& body, const Material& material, const Points& x,
+                     const Points& v, const Points& v_held, const Points& applied, double h,
+                     FemSystem& sys, Points& v_free) {
+  const TetMesh& mesh = body.rest;
+  const int n = static_cast<int>(mesh.nodes.size());
+  const double alpha = material.damping_mass, beta = material.damping_stiffness;
+  const double kcoef = h * beta + h * h;  // multiplies K_w in A and in b
+
+  // elastic forces and element rotations at the start of the step
+  std::fill(sys.elastic_force.begin(), sys.elastic_force.end(), Vec3::Zero());
+  sys.elastic_energy = add_elastic_forces(body.elements, mesh, x, sys.elastic_force, &sys.rotations);
+  sys.applied_force = applied;
+
+  // b = h (f_el + f_applied − α M v) on free nodes; diagonal mass part of A
+  double* values = sys.A.valuePtr();
+  std::fill(values, values + sys.A.nonZeros(), 0.0);
+  for (int i = 0; i < n; ++i) {
+    const int fi = sys.free_index[i];
+    if (fi < 0) continue;
+    const double m = body.node_mass[i];
+    sys.rhs.segment<3>(3 * fi) = h * (sys.elastic_force[i] + applied[i] - alpha * m * v[i]);
+    for (int r = 0; r < 3; ++r) sys.A.coeffRef(3 * fi + r, 3 * fi + r) += (1.0 + h * alpha) * m;
+  }
+
+  // element blocks: A += (hβ + h²) R K_e Rᵀ;  b −= (hβ + h²) K_w v;  held coupling b −= A_fd Δv_d
+  for (size_t e = 0; e < mesh.tets.size(); ++e) {
+    const Tet& t = mesh.tets[e];
+    const Mat12 Kw = kcoef * warped_stiffness(body.elements, static_cast<int>(e), sys.rotations[e]);
+    Vec12 ve, dve;
+    for (int a = 0; a < 4; ++a) {
+      ve.segment<3>(3 * a) = v[t[a]];
+      dve.segment<3>(3 * a) = sys.free_index[t[a]] < 0 ? Vec3(v_held[t[a]] - v[t[a]]) : Vec3::Zero();
+    }
+    const Vec12 kv = Kw * (ve + dve);
+    for (int a = 0; a < 4; ++a) {
+      const int fa = sys.free_index[t[a]];
+      if (fa < 0) continue;
+      sys.rhs.segment<3>(3 * fa) -= kv.segment<3>(3 * a);
+      for (int b = 0; b < 4; ++b) {
+        const int* off = &sys.block_offset[e * 48 + (a * 4 + b) * 3];
+        if (off[0] < 0) continue;
+        for (int c = 0; c < 3; ++c)
+          for (int r = 0; r < 3; ++r) values[off[c] + r] += Kw(3 * a + r, 3 * b + c);
+      }
+    }
+  }
+
+  // factorize once per step; the factorization serves every A⁻¹ product of the step
+  if (sys.num_free > 0) {
+    sys.solver->factorize(sys.A);
+    if (sys.solver->info() != Eigen::Success)
+      throw SimulationError("body '" + body.name + "': the implicit system is not positive definite");
+    sys.dv = sys.solver->solve(sys.rhs);
+  }
+  v_free.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const int fi = sys.free_index[i];
+    v_free[i] = fi < 0 ? v_held[i] : Vec3(v[i] + sys.dv.segment<3>(3 * fi));
+  }
+}
+
+Vec3 fem_held_reaction(const FemBody& body, const Material& material, const FemSystem& sys,
+                       const Points& v_old, const Points& v_new, double h,
+                       const std::vector<int>& nodes) {
+  const TetMesh& mesh = body.rest;
+  const double alpha = material.damping_mass, beta = material.damping_stiffness;
+  // (β + h) K_w v' restricted to held nodes, from the tets that touch them
+  Points kv(mesh.nodes.size(), Vec3::Zero());
+  for (int e : sys.held_tets) {
+    const Tet& t = mesh.tets[e];
+    Vec12 ve;
+    for (int a = 0; a < 4; ++a) ve.segment<3>(3 * a) = v_new[t[a]];
+    const Vec12 f = (beta + h) * warped_stiffness(body.elements, e, sys.rotations[e]) * ve;
+    for (int a = 0; a < 4; ++a) kv[t[a]] += f.segment<3>(3 * a);
+  }
+  Vec3 r = Vec3::Zero();
+  for (int i : nodes) {
+    const double m = body.node_mass[i];
+    r += m * (v_new[i] - v_old[i]) / h + alpha * m * v_new[i] + kv[i] - sys.elastic_force[i] -
+         sys.applied_force[i];
+  }
+  return r;
+}
+
+}  // namespace suction

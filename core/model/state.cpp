@@ -1,0 +1,33 @@
+#include "model/state.h"
+
+#include "model/model.h"
+
+namespace suction {
+
+State make_initial_state(const Model& model) {
+  State s;
+  s.fem.resize(model.fem.size());
+  for (size_t i = 0; i < model.fem.size(); ++i) {
+    const FemBody& b = model.fem[i];
+    s.fem[i].x = b.rest.nodes;
+    s.fem[i].v.assign(b.rest.nodes.size(), b.initial_velocity);
+    // held nodes start at rest
+    for (size_t n = 0; n < b.node_constraint.size(); ++n)
+      if (b.node_constraint[n] != -1) s.fem[i].v[n].setZero();
+  }
+  s.rigid.resize(model.rigid.size());
+  for (size_t i = 0; i < model.rigid.size(); ++i) {
+    const RigidBody& b = model.rigid[i];
+    RigidBodyState& r = s.rigid[i];
+    r.position = b.initial_position;
+    r.orientation = b.initial_orientation;
+    if (b.kind == RigidKind::Dynamic) {
+      r.velocity = b.initial_velocity;
+      r.angular_velocity = b.initial_angular_velocity;
+    }
+  }
+  s.driver_reaction.assign(model.drivers.size(), Vec3::Zero());
+  return s;
+}
+
+}  // namespace suction

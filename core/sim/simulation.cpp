@@ -1,0 +1,154 @@
+#include "sim/simulation.h"
+
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "cavity/cavity.h"
+#include "collision/collision.h"
+#include "common/error.h"
+#include "constraints/compliance.h"
+#include "model/workspace.h"
+#include "probes/probes.h"
+#include "rigid/rigid_dynamics.h"
+#include "sim/stages.h"
+#include "solver/pgs.h"
+
+namespace suction {
+
+const char* stage_name(Stage stage) {
+  switch (stage) {
+    case Stage::Leak: return "leak";
+    case Stage::FreeMotion: return "free_motion";
+    case Stage::Collision: return "collision";
+    case Stage::Cavities: return "cavities";
+    case Stage::Compliance: return "compliance";
+    case Stage::Solve: return "solve";
+    case Stage::Correction: return "correction";
+    case Stage::Count: break;
+  }
+  return "?";
+}
+
+Simulation::Simulation(Model model) : model_(std::move(model)), work_(std::make_unique<Workspace>()) {
+  reset();
+}
+
+Simulation::~Simulation() = default;
+
+void Simulation::reset() {
+  state_ = make_initial_state(model_);
+  init_workspace(model_, *work_);
+  profile_ = StepProfile{};
+  max_energy_seen_ = kinetic_energy();
+}
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+// energy scale m |g| L of the scene: what gravity can give over the scene's size
+double energy_scale(const Model& m, const State& s) {
+  Aabb box;
+  double mass = 0.0;
+  for (size_t i = 0; i < m.fem.size(); ++i) {
+    for (const Vec3& p : s.fem[i].x) box.extend(p);
+    for (double nm : m.fem[i].node_mass) mass += nm;
+  }
+  for (size_t i = 0; i < m.rigid.size(); ++i) {
+    box.extend(s.rigid[i].position);
+    if (m.rigid[i].kind == RigidKind::Dynamic) mass += m.rigid[i].mass;
+  }
+  const double size = box.hi.x() >= box.lo.x() ? (box.hi - box.lo).norm() : 1.0;
+  return mass * std::max(m.settings.gravity.norm(), 1.0) * std::max(size, 1e-3);
+}
+bool state_is_finite(const State& s) {
+  for (const auto& b : s.fem)
+    for (size_t n = 0; n < b.x.size(); ++n)
+      if (!b.x[n].allFinite() || !b.v[n].allFinite()) return false;
+  for (const auto& r : s.rigid)
+    if (!r.position.allFinite() || !r.velocity.allFinite() || !r.angular_velocity.allFinite() ||
+        !r.orientation.coeffs().allFinite())
+      return false;
+  return true;
+}
+}  // namespace
+
+void Simulation::step() {
+  const State before = state_;
+  StepProfile p;
+  const auto t_step = Clock::now();
+  auto timed = [&](Stage stage, auto&& fn) {
+    const auto t0 = Clock::now();
+    fn();
+    p.ms[static_cast<int>(stage)] = ms_since(t0);
+  };
+  Workspace& w = *work_;
+  try {
+    timed(Stage::Leak, [&] { leak_cavities(model_, state_, w); });          // 1. leak
+    timed(Stage::FreeMotion, [&] { free_motion(model_, state_, w); });      // 2. free motion
+    timed(Stage::Collision, [&] { detect_collisions(model_, state_, w); }); // 3. collision
+    timed(Stage::Cavities, [&] { update_cavities(model_, state_, w); });    // 4. cavities
+    timed(Stage::Compliance, [&] { build_compliance(model_, state_, w); }); // 5a. W = h H A⁻¹ Hᵀ
+    timed(Stage::Solve, [&] { solve_constraints(model_, state_, w); });     // 5b. PGS
+    timed(Stage::Correction, [&] { correct_and_integrate(model_, state_, w); });  // 6.
+  } catch (const SimulationError& e) {
+    state_ = before;
+    throw SimulationError("step " + std::to_string(before.step + 1) + " (t = " +
+                          std::to_string(before.time + model_.settings.dt) + " s): " + e.what());
+  }
+  p.total_ms = ms_since(t_step);
+  p.contacts = w.num_contacts;
+  p.constraints = w.num_constraints;
+  p.solver_iterations = w.solver_iterations;
+  p.solver_residual = w.solver_residual;
+  profile_ = p;
+
+  // divergence: NaN, or kinetic energy exploding beyond anything the scene can supply
+  const double ke = kinetic_energy();
+  const double limit = model_.settings.divergence_energy_factor *
+                       (max_energy_seen_ + energy_scale(model_, state_));
+  if (!state_is_finite(state_) || !(ke <= limit)) {
+    const long bad_step = state_.step;
+    const double bad_time = state_.time;
+    state_ = before;
+    throw SimulationError("step " + std::to_string(bad_step) + " (t = " + std::to_string(bad_time) +
+                          " s) diverged: " +
+                          (std::isfinite(ke) ? "kinetic energy " + std::to_string(ke) +
+                                                   " J exceeds the limit " + std::to_string(limit) + " J"
+                                             : std::string("non-finite positions or velocities")) +
+                          "; try a smaller time step or more damping");
+  }
+  max_energy_seen_ = std::max(max_energy_seen_, ke);
+}
+
+std::vector<double> Simulation::probe_values() const {
+  std::vector<double> values;
+  values.reserve(model_.probes.size());
+  for (const Probe& p : model_.probes) values.push_back(evaluate_probe(model_, state_, p));
+  return values;
+}
+
+CavitySummary Simulation::cavity_summary() const {
+  CavitySummary c;
+  c.pressure_min = model_.settings.p_atm;
+  return c;
+}
+
+double Simulation::kinetic_energy() const {
+  double e = 0.0;
+  for (size_t i = 0; i < model_.fem.size(); ++i)
+    for (size_t n = 0; n < state_.fem[i].v.size(); ++n)
+      e += 0.5 * model_.fem[i].node_mass[n] * state_.fem[i].v[n].squaredNorm();
+  for (size_t i = 0; i < model_.rigid.size(); ++i) {
+    const RigidBody& b = model_.rigid[i];
+    if (b.kind != RigidKind::Dynamic) continue;
+    const RigidBodyState& s = state_.rigid[i];
+    e += 0.5 * b.mass * s.velocity.squaredNorm() +
+         0.5 * s.angular_velocity.dot(world_inertia(b, s.orientation) * s.angular_velocity);
+  }
+  return e;
+}
+
+}  // namespace suction

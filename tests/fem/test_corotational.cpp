@@ -1,0 +1,194 @@
+// Co-rotational element: energy, force and tangent checked against each other by finite
+// differences, at large rotations; patch test; rotation invariance.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "fem/corotational.h"
+#include "mesh/generators.h"
+
+using namespace suction;
+
+namespace {
+
+TetMesh one_tet() {
+  TetMesh m;
+  m.nodes = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)};
+  m.tets = {{0, 1, 2, 3}};
+  return m;
+}
+
+Mat3 random_rotation(std::mt19937& rng, double max_angle) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  Vec3 axis(u(rng), u(rng), u(rng));
+  return Eigen::AngleAxisd(max_angle * u(rng), axis.normalized()).toRotationMatrix();
+}
+
+// deformed positions x = Q (I + ε G) X + t: rotation Q, strain of size ε
+Points deform(const TetMesh& m, const Mat3& Q, double eps, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  Mat3 G;
+  for (int i = 0; i < 9; ++i) G(i / 3, i % 3) = u(rng);
+  Points x = m.nodes;
+  for (auto& p : x) p = Q * (Mat3::Identity() + eps * G) * p + Vec3(0.3, -0.2, 0.1);
+  // plus a small non-affine perturbation
+  for (auto& p : x) p += 0.3 * eps * Vec3(u(rng), u(rng), u(rng));
+  return x;
+}
+
+}  // namespace
+
+TEST(Corotational, PolarRotationIsProperAndSymmetrizes) {
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int k = 0; k < 100; ++k) {
+    Mat3 F;
+    for (int i = 0; i < 9; ++i) F(i / 3, i % 3) = u(rng);
+    const Mat3 R = polar_rotation(F);
+    EXPECT_NEAR((R.transpose() * R - Mat3::Identity()).norm(), 0.0, 1e-12);
+    EXPECT_NEAR(R.determinant(), 1.0, 1e-12);
+    const Mat3 S = R.transpose() * F;
+    EXPECT_NEAR((S - S.transpose()).norm(), 0.0, 1e-12 * F.norm());
+  }
+}
+
+TEST(Corotational, ForceIsMinusEnergyGradient) {
+  const TetMesh m = one_tet();
+  const ElasticElements el = make_elastic_elements(m, 1e6, 0.45);
+  std::mt19937 rng(2);
+  double worst = 0.0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Points x = deform(m, random_rotation(rng, 3.0), 0.2, rng);
+    Points f(4, Vec3::Zero());
+    add_elastic_forces(el, m, x, f);
+    const double h = 1e-6;
+    for (int n = 0; n < 4; ++n)
+      for (int k = 0; k < 3; ++k) {
+        Points xp = x, xm = x;
+        xp[n][k] += h;
+        xm[n][k] -= h;
+        const double fd = -(elastic_energy(el, m, xp) - elastic_energy(el, m, xm)) / (2 * h);
+        const double scale = 1e-3 * el.mu;  // forces are O(μ ε L²)
+        worst = std::max(worst, std::abs(fd - f[n][k]) / scale);
+      }
+  }
+  RecordProperty("fd_force_rel_error", std::to_string(worst));
+  EXPECT_LT(worst, 1e-5);
+}
+
+TEST(Corotational, ElementForceMatchesStressForm) {
+  // f_e = -R K_e (Rᵀx - X) equals the stress form used by add_elastic_forces
+  const TetMesh m = one_tet();
+  const ElasticElements el = make_elastic_elements(m, 2e6, 0.3);
+  std::mt19937 rng(3);
+  for (int trial = 0; trial < 20; ++trial) {
+    const Points x = deform(m, random_rotation(rng, 3.0), 0.3, rng);
+    Points f(4, Vec3::Zero());
+    add_elastic_forces(el, m, x, f);
+    const Vec12 fe = element_force(el, m, x, 0, polar_rotation(deformation_gradient(el, m, x, 0)));
+    for (int n = 0; n < 4; ++n) EXPECT_NEAR((fe.segment<3>(3 * n) - f[n]).norm(), 0.0, 1e-9 * el.mu);
+  }
+}
+
+TEST(Corotational, ExactTangentMatchesForceDifferences) {
+  const TetMesh m = one_tet();
+  const ElasticElements el = make_elastic_elements(m, 1e6, 0.45);
+  std::mt19937 rng(4);
+  double worst = 0.0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Points x = deform(m, random_rotation(rng, 3.0), 0.2, rng);
+    const Mat12 K = exact_element_tangent(el, m, x, 0);
+    const double h = 1e-6;
+    for (int n = 0; n < 4; ++n)
+      for (int k = 0; k < 3; ++k) {
+        Points xp = x, xm = x;
+        xp[n][k] += h;
+        xm[n][k] -= h;
+        Points fp(4, Vec3::Zero()), fm(4, Vec3::Zero());
+        add_elastic_forces(el, m, xp, fp);
+        add_elastic_forces(el, m, xm, fm);
+        for (int a = 0; a < 4; ++a) {
+          const Vec3 fd = -(fp[a] - fm[a]) / (2 * h);
+          worst = std::max(worst, (fd - K.block<3, 1>(3 * a, 3 * n + k)).norm() / K.norm());
+        }
+      }
+  }
+  RecordProperty("fd_tangent_rel_error", std::to_string(worst));
+  EXPECT_LT(worst, 1e-6);
+}
+
+TEST(Corotational, WarpedStiffnessIsExactAtZeroStrainForLargeRotations) {
+  const TetMesh m = one_tet();
+  const ElasticElements el = make_elastic_elements(m, 1e6, 0.45);
+  std::mt19937 rng(5);
+  for (double angle : {0.0, 0.5, 1.5, 3.0}) {
+    const Mat3 Q = random_rotation(rng, angle);
+    Points x = m.nodes;
+    for (auto& p : x) p = Q * p;
+    const Mat12 exact = exact_element_tangent(el, m, x, 0);
+    const Mat12 warped = warped_stiffness(el, 0, polar_rotation(deformation_gradient(el, m, x, 0)));
+    EXPECT_LT((exact - warped).norm(), 1e-9 * warped.norm()) << "angle " << angle;
+    // and a rigid rotation produces no force
+    Points f(4, Vec3::Zero());
+    add_elastic_forces(el, m, x, f);
+    for (const auto& fi : f) EXPECT_LT(fi.norm(), 1e-9 * el.mu);
+  }
+}
+
+TEST(Corotational, ForceIsRotationInvariant) {
+  // f(Q x) = Q f(x) and E(Q x) = E(x) on a whole deformed mesh
+  const TetMesh m = make_box(Vec3(0.2, 0.1, 0.1), 4, 2, 2);
+  const ElasticElements el = make_elastic_elements(m, 1e6, 0.4);
+  std::mt19937 rng(6);
+  const Points x = deform(m, Mat3::Identity(), 0.2, rng);
+  Points f(x.size(), Vec3::Zero());
+  const double e = add_elastic_forces(el, m, x, f);
+  for (int trial = 0; trial < 5; ++trial) {
+    const Mat3 Q = random_rotation(rng, 3.0);
+    Points xq = x;
+    for (auto& p : xq) p = Q * p;
+    Points fq(x.size(), Vec3::Zero());
+    const double eq = add_elastic_forces(el, m, xq, fq);
+    EXPECT_NEAR(eq, e, 1e-10 * e);
+    double fmax = 0.0;
+    for (const auto& v : f) fmax = std::max(fmax, v.norm());
+    for (size_t n = 0; n < x.size(); ++n) EXPECT_LT((fq[n] - Q * f[n]).norm(), 1e-9 * fmax);
+  }
+}
+
+TEST(Corotational, PatchTestUniformStrainHasNoInteriorResidual) {
+  // an affinely deformed mesh is in equilibrium at every interior node (constant stress)
+  const TetMesh m = make_box(Vec3(1.0, 0.8, 0.6), 5, 4, 3);
+  const ElasticElements el = make_elastic_elements(m, 1e6, 0.3);
+  Mat3 F;
+  F << 1.05, 0.02, 0.0, -0.01, 0.97, 0.03, 0.02, 0.0, 1.02;
+  const Mat3 Q = Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+  Points x = m.nodes;
+  for (auto& p : x) p = Q * F * p;
+  Points f(x.size(), Vec3::Zero());
+  add_elastic_forces(el, m, x, f);
+  const BoundarySurface b = extract_boundary(m);
+  std::vector<char> on_boundary(m.nodes.size(), 0);
+  for (int n : b.node_of_vertex) on_boundary[n] = 1;
+  double boundary_max = 0.0, interior_max = 0.0;
+  int interior = 0;
+  for (size_t n = 0; n < x.size(); ++n) {
+    if (on_boundary[n]) boundary_max = std::max(boundary_max, f[n].norm());
+    else { interior_max = std::max(interior_max, f[n].norm()); ++interior; }
+  }
+  ASSERT_GT(interior, 0);
+  ASSERT_GT(boundary_max, 0.0);  // the strain is really there
+  EXPECT_LT(interior_max, 1e-9 * boundary_max);
+  // total force of the body is zero too (internal forces)
+  Vec3 total = Vec3::Zero();
+  for (const auto& v : f) total += v;
+  EXPECT_LT(total.norm(), 1e-9 * boundary_max);
+}
+
+TEST(Corotational, DegenerateTetIsRejected) {
+  for (double z : {0.0, 1e-14, -1e-3}) {
+    TetMesh m = one_tet();
+    m.nodes[3] = Vec3(0.2, 0.2, z);
+    EXPECT_THROW(make_elastic_elements(m, 1e6, 0.3), std::exception) << "z = " << z;
+  }
+}
