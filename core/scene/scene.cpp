@@ -1,0 +1,235 @@
+// Scene loading: JSON text -> overrides -> parameters -> settings, materials, bodies, drivers,
+// probes -> Model.  Every problem becomes a SceneIssue; a scene with issues throws SceneError.
+#include "scene/scene.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "scene/expression.h"
+#include "scene/scene_build.h"
+
+namespace suction {
+
+SceneOverride parse_override(const std::string& text) {
+  size_t eq = text.find('=');
+  if (eq == std::string::npos)
+    throw InputError("override '" + text + "': expected POINTER=VALUE, e.g. /parameters/push_mm=8");
+  SceneOverride o{text.substr(0, eq), text.substr(eq + 1)};
+  if (o.pointer.empty() || o.pointer[0] != '/')
+    throw InputError("override '" + text + "': the pointer must be a JSON pointer starting with '/'");
+  return o;
+}
+
+namespace {
+
+std::string format_value(double v) {
+  std::ostringstream s;
+  s.precision(12);
+  s << v;
+  return s.str();
+}
+
+const std::vector<std::string> kTopKeys = {"name",   "description", "parameters", "settings",
+                                           "materials", "bodies",  "drivers",    "probes"};
+
+/// the override's value: JSON when it parses, a plain string otherwise
+Json override_value(const std::string& text) {
+  Json v = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (v.is_discarded()) return Json(text);
+  return v;
+}
+
+std::vector<std::string> declared_parameters(const Json& doc) {
+  std::vector<std::string> names;
+  if (doc.contains("parameters") && doc["parameters"].is_object())
+    for (const auto& item : doc["parameters"].items())
+      if (item.key() != "comment" && item.key() != "$schema") names.push_back(item.key());
+  return names;
+}
+
+/// applies "--set POINTER=VALUE" to the parsed document, before validation
+void apply_overrides(Json& doc, const std::vector<SceneOverride>& overrides, JsonReader& r) {
+  for (const auto& o : overrides) {
+    Json value = override_value(o.value);
+    Json::json_pointer ptr;
+    try {
+      ptr = Json::json_pointer(o.pointer);
+    } catch (const std::exception&) {
+      r.issue(o.pointer, "override: not a valid JSON pointer");
+      continue;
+    }
+    // "/parameters/NAME" sets the parameter's value
+    if (ptr.parent_pointer().to_string() == "/parameters" && !ptr.empty()) {
+      std::string name = ptr.back();
+      auto names = declared_parameters(doc);
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        r.issue(o.pointer, "override: unknown parameter '" + name + "'; " +
+                               (names.empty() ? "the scene declares no parameters"
+                                              : "parameters: " + join_names(names)));
+      } else if (!doc["parameters"][name].is_object()) {
+        r.issue(o.pointer, "override: parameter '" + name + "' is not an object with a \"default\"");
+      } else {
+        doc["parameters"][name]["default"] = value;
+      }
+      continue;
+    }
+    // any other pointer: an existing location, or a new key / element of an existing container
+    try {
+      if (doc.contains(ptr)) {
+        doc[ptr] = value;
+        continue;
+      }
+      Json::json_pointer parent = ptr.parent_pointer();
+      if (!ptr.empty() && doc.contains(parent) && doc[parent].is_object()) {
+        doc[parent][ptr.back()] = value;
+        continue;
+      }
+      if (!ptr.empty() && doc.contains(parent) && doc[parent].is_array() &&
+          (ptr.back() == "-" || ptr.back() == std::to_string(doc[parent].size()))) {
+        doc[parent].push_back(value);
+        continue;
+      }
+    } catch (const std::exception&) {
+    }
+    r.issue(o.pointer, "override: no such location in the scene (neither it nor its parent object exists)");
+  }
+}
+
+/// "parameters": NAME -> {"default", "unit", "doc", "min", "max"}, evaluated in file order
+void read_parameters(JsonReader& r, const Json& v, const std::string& ptr) {
+  for (const auto& [name, entry] : map_entries(r, v, ptr, "an object NAME -> {\"default\": value, ...}")) {
+    std::string p = pointer_child(ptr, name);
+    if (!is_identifier(name) || is_reserved_name(name)) {
+      r.issue(p, "parameter names must be identifiers ([A-Za-z_][A-Za-z0-9_]*) other than pi and "
+                 "function names");
+      continue;
+    }
+    ObjectView o(r, *entry, p, {"default", "unit", "doc", "min", "max"},
+                 "a parameter object {\"default\": value, \"unit\": ..., \"doc\": ...}");
+    if (!o.valid()) continue;
+    o.optional_string("unit");
+    o.optional_string("doc");
+    auto lo = o.optional_number("min");
+    auto hi = o.optional_number("max");
+    auto value = o.required_number("default");
+    if (!value) continue;
+    if (lo && *value < *lo)
+      r.issue(o.at("default"), "parameter '" + name + "' = " + format_value(*value) + " is below its min " +
+                                   format_value(*lo));
+    if (hi && *value > *hi)
+      r.issue(o.at("default"), "parameter '" + name + "' = " + format_value(*value) + " is above its max " +
+                                   format_value(*hi));
+    r.parameters()[name] = *value;
+  }
+}
+
+/// "settings"
+void read_settings(JsonReader& r, const Json& v, Settings& s) {
+  ObjectView o(r, v, "/settings",
+               {"dt", "duration", "gravity", "p_atm", "solver", "divergence_energy_factor"});
+  s.dt = o.number("dt", s.dt, Bounds::positive());
+  s.duration = o.number("duration", s.duration, Bounds::positive());
+  s.gravity = o.vec3("gravity", s.gravity);
+  s.p_atm = o.number("p_atm", s.p_atm, Bounds::positive());
+  s.divergence_energy_factor = o.number("divergence_energy_factor", s.divergence_energy_factor, Bounds::positive());
+  if (const Json* solver = o.find("solver")) {
+    ObjectView so(r, *solver, o.at("solver"), {"max_iterations", "tolerance"});
+    s.solver.max_iterations = so.integer("max_iterations", s.solver.max_iterations, Bounds::at_least(1));
+    s.solver.tolerance = so.number("tolerance", s.solver.tolerance, Bounds::positive());
+  }
+}
+
+/// "materials": NAME -> {"young", "poisson", "density", "damping_mass", "damping_stiffness", "friction"}
+void read_materials(SceneBuild& b, const Json& v, const std::string& ptr) {
+  JsonReader& r = b.reader;
+  for (const auto& [name, entry] : map_entries(r, v, ptr, "an object NAME -> material")) {
+    // registered even when a field is bad, so references to it do not cascade
+    Material m;
+    m.name = name;
+    ObjectView o(r, *entry, pointer_child(ptr, name),
+                 {"young", "poisson", "density", "damping_mass", "damping_stiffness", "friction"},
+                 "a material object");
+    if (o.valid()) {
+      m.young = o.required_number("young", Bounds::positive()).value_or(m.young);
+      m.poisson = o.number("poisson", m.poisson, Bounds::open(-1.0, 0.5));
+      m.density = o.number("density", m.density, Bounds::positive());
+      m.damping_mass = o.number("damping_mass", m.damping_mass, Bounds::non_negative());
+      m.damping_stiffness = o.number("damping_stiffness", m.damping_stiffness, Bounds::non_negative());
+      m.friction = o.number("friction", m.friction, Bounds::non_negative());
+    }
+    b.material_index[name] = static_cast<int>(b.model.materials.size());
+    b.model.materials.push_back(m);
+  }
+}
+
+/// the whole pipeline on a parsed document; throws SceneError with every issue
+Model build_scene(Json doc, const std::string& base_dir, const std::vector<SceneOverride>& overrides,
+                  const std::string& default_name) {
+  SceneBuild b;
+  b.base_dir = base_dir;
+  JsonReader& r = b.reader;
+  if (!doc.is_object()) throw SceneError({{"", "expected a JSON object at the top level, got " + describe_json(doc)}});
+  apply_overrides(doc, overrides, r);
+
+  ObjectView top(r, doc, "", kTopKeys);
+  b.model.name = top.string("name", default_name);
+  b.model.description = top.string("description", "");
+  if (const Json* v = top.find("parameters")) read_parameters(r, *v, "/parameters");
+  if (const Json* v = top.find("settings")) read_settings(r, *v, b.model.settings);
+  if (const Json* v = top.find("materials")) read_materials(b, *v, "/materials");
+  if (const Json* v = top.find("bodies")) read_bodies(b, *v, "/bodies");
+  if (const Json* v = top.find("drivers")) read_drivers(b, *v, "/drivers");
+  if (const Json* v = top.find("probes")) read_probes(b, *v, "/probes");
+  if (!r.issues().empty()) throw SceneError(r.issues());
+  return std::move(b.model);
+}
+
+Json parse_scene_json(const std::string& text, const std::string& name_for_errors) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    // "[json.exception.parse_error.101] parse error at line 3, column 5: ..." -> without the tag
+    std::string what = e.what();
+    size_t tag = what.find("] ");
+    if (tag != std::string::npos) what = what.substr(tag + 2);
+    throw SceneError({{"", name_for_errors + ": invalid JSON: " + what}});
+  }
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError({{"", "cannot open scene file '" + path + "'"}});
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+Model load_scene_text(const std::string& json_text, const std::string& base_dir,
+                      const std::vector<SceneOverride>& overrides, const std::string& name_for_errors) {
+  Json doc = parse_scene_json(json_text, name_for_errors);
+  return build_scene(std::move(doc), base_dir, overrides,
+                     std::filesystem::path(name_for_errors).stem().string());
+}
+
+Model load_scene_file(const std::string& path, const std::vector<SceneOverride>& overrides) {
+  std::string text = read_file(path);
+  std::string base_dir = std::filesystem::path(path).parent_path().string();
+  if (base_dir.empty()) base_dir = ".";
+  return load_scene_text(text, base_dir, overrides, path);
+}
+
+std::vector<SceneIssue> validate_scene_file(const std::string& path, const std::vector<SceneOverride>& overrides) {
+  try {
+    load_scene_file(path, overrides);
+  } catch (const SceneError& e) {
+    return e.issues();
+  } catch (const std::exception& e) {
+    return {{"", e.what()}};
+  }
+  return {};
+}
+
+}  // namespace suction

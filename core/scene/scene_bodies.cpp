@@ -1,0 +1,411 @@
+// Scene bodies: meshes (generators and files), placement, node sets, FEM and rigid bodies.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "mesh/generators.h"
+#include "mesh/mesh_io.h"
+#include "model/build.h"
+#include "scene/scene_build.h"
+
+namespace suction {
+
+const SceneBodyEntry* SceneBuild::find_body(const std::string& name) const {
+  for (const auto& b : bodies)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+std::vector<std::string> SceneBuild::body_names() const {
+  std::vector<std::string> names;
+  for (const auto& b : bodies) names.push_back(b.name);
+  return names;
+}
+
+int SceneBuild::default_material() {
+  auto it = material_index.find("default");
+  if (it != material_index.end()) return it->second;
+  Material m;
+  m.name = "default";
+  model.materials.push_back(m);
+  return material_index["default"] = static_cast<int>(model.materials.size()) - 1;
+}
+
+namespace {
+
+const std::vector<std::string> kBodyTypes = {"fem", "rigid", "fixed", "kinematic"};
+const std::vector<std::string> kGenerators = {"box", "cylinder", "sphere", "cup"};
+
+std::vector<std::string> body_keys(const std::string& type) {
+  std::vector<std::string> keys = {"name", "type", "material", "mesh", "position", "rotation"};
+  const bool any = type.empty();  // invalid type: accept every body key, the type is reported
+  if (any || type == "fem" || type == "rigid") keys.push_back("velocity");
+  if (any || type == "rigid") keys.push_back("angular_velocity");
+  if (any || type != "fem") keys.insert(keys.end(), {"density", "mass"});
+  if (any || type == "fem") keys.insert(keys.end(), {"node_sets", "fixed_nodes"});
+  return keys;
+}
+
+/// A mesh in the body's own frame: a tet mesh (fem) or a closed surface (rigid, fixed, kinematic).
+struct BodyMesh {
+  bool ok = false;
+  TetMesh tets;
+  SurfaceMesh surface;
+};
+
+/// a vector of 3 numbers > 0 (sizes)
+std::optional<Vec3> positive_vec3(JsonReader& r, ObjectView& o, const std::string& key) {
+  const Json* v = o.require(key);
+  if (!v) return std::nullopt;
+  auto x = r.vec3(*v, o.at(key));
+  if (!x) return std::nullopt;
+  for (int i = 0; i < 3; ++i)
+    if (!((*x)[i] > 0)) {
+      r.issue(pointer_child(o.at(key), static_cast<size_t>(i)), "expected a value > 0");
+      return std::nullopt;
+    }
+  return x;
+}
+
+/// {"generator": "box" | "cylinder" | "sphere" | "cup", ...}
+void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fem, BodyMesh& out) {
+  JsonReader& r = b.reader;
+  auto gen = r.choice(v["generator"], pointer_child(ptr, "generator"), kGenerators);
+  if (!gen) return;
+  size_t issues_before = r.issue_count();
+  if (*gen == "box") {
+    ObjectView o(r, v, ptr, {"generator", "size", "cells"});
+    auto size = positive_vec3(r, o, "size");
+    if (!size) return;
+    // default cells: about 4 across the shortest side, cubic-ish elsewhere
+    double h = size->minCoeff() / 4.0;
+    std::array<int, 3> cells;
+    for (int i = 0; i < 3; ++i) cells[i] = std::max(1, static_cast<int>(std::lround((*size)[i] / h)));
+    if (const Json* c = o.find("cells")) {
+      if (!c->is_array() || c->size() != 3) {
+        r.issue(o.at("cells"), "expected an array of 3 integers, got " + describe_json(*c));
+      } else {
+        for (size_t i = 0; i < 3; ++i)
+          cells[i] = r.integer((*c)[i], pointer_child(o.at("cells"), i), Bounds::at_least(1)).value_or(1);
+      }
+    }
+    if (r.issue_count() != issues_before) return;
+    if (fem) out.tets = make_box(*size, cells[0], cells[1], cells[2]);
+    else out.surface = make_box_surface(*size);
+  } else if (*gen == "cylinder") {
+    ObjectView o(r, v, ptr, {"generator", "radius", "height", "resolution"});
+    auto radius = o.required_number("radius", Bounds::positive());
+    auto height = o.required_number("height", Bounds::positive());
+    int res = o.integer("resolution", 16, Bounds::at_least(6));
+    if (r.issue_count() != issues_before) return;
+    if (fem) out.tets = make_cylinder(*radius, *height, res);
+    else out.surface = make_cylinder_surface(*radius, *height, res);
+  } else if (*gen == "sphere") {
+    ObjectView o(r, v, ptr, {"generator", "radius", "resolution"});
+    auto radius = o.required_number("radius", Bounds::positive());
+    int res = o.integer("resolution", 12, Bounds::at_least(6));
+    if (r.issue_count() != issues_before) return;
+    if (fem) out.tets = make_sphere(*radius, res);
+    else out.surface = make_sphere_surface(*radius, res);
+  } else {  // cup: every CupParams field by the same name
+    ObjectView o(r, v, ptr,
+                 {"generator", "radius", "height", "wall_thickness", "lip_thickness", "lip_angle_deg",
+                  "handle_radius", "handle_height", "resolution", "layers"});
+    CupParams p;
+    p.radius = o.number("radius", p.radius, Bounds::positive());
+    p.height = o.number("height", p.height, Bounds::positive());
+    p.wall_thickness = o.number("wall_thickness", p.wall_thickness, Bounds::positive());
+    p.lip_thickness = o.number("lip_thickness", p.lip_thickness, Bounds::positive());
+    p.lip_angle_deg = o.number("lip_angle_deg", p.lip_angle_deg, Bounds::open(-90, 90));
+    p.handle_radius = o.number("handle_radius", p.handle_radius, Bounds::positive());
+    p.handle_height = o.number("handle_height", p.handle_height, Bounds::positive());
+    p.resolution = o.integer("resolution", p.resolution, Bounds::at_least(8));
+    p.layers = o.integer("layers", p.layers, Bounds::at_least(1));
+    if (r.issue_count() != issues_before) return;
+    out.tets = make_cup(p);
+    // rigid cups collide with the boundary of the generated tet mesh
+    if (!fem) out.surface = extract_boundary(out.tets).surface;
+  }
+  out.ok = true;
+}
+
+/// {"file": path, "scale": s}
+void read_mesh_file(SceneBuild& b, const Json& v, const std::string& ptr, bool fem, BodyMesh& out) {
+  JsonReader& r = b.reader;
+  ObjectView o(r, v, ptr, {"file", "scale"});
+  auto file = o.required_string("file");
+  double scale = o.number("scale", 1.0, Bounds::positive());
+  if (!file) return;
+  namespace fs = std::filesystem;
+  fs::path path(*file);
+  if (path.is_relative()) path = fs::path(b.base_dir) / path;
+  std::error_code ec;
+  fs::path resolved = fs::absolute(path, ec).lexically_normal();
+  if (ec) resolved = path;
+  if (!std::ifstream(resolved, std::ios::binary).is_open() || fs::is_directory(resolved, ec)) {
+    r.issue(o.at("file"), "cannot open '" + *file + "' (resolved to " + resolved.string() + ")");
+    return;
+  }
+  std::string ext = resolved.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (fem && ext != ".msh") {
+    r.issue(o.at("file"), "fem bodies need a tetrahedral mesh (.msh), got '" + ext + "'");
+    return;
+  }
+  if (!fem && ext != ".msh" && ext != ".obj" && ext != ".stl") {
+    r.issue(o.at("file"), "expected a .msh, .obj or .stl file, got '" + ext + "'");
+    return;
+  }
+  if (fem) {
+    out.tets = read_gmsh(resolved.string());
+    for (auto& x : out.tets.nodes) x *= scale;
+  } else {
+    out.surface = read_surface(resolved.string());
+    for (auto& x : out.surface.vertices) x *= scale;
+  }
+  out.ok = true;
+}
+
+/// MESH: a generator or a file; errors of the generators and readers become issues at ptr
+BodyMesh read_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fem) {
+  BodyMesh out;
+  JsonReader& r = b.reader;
+  if (!v.is_object()) {
+    r.issue(ptr, "expected a mesh object {\"generator\": ...} or {\"file\": ...}, got " + describe_json(v));
+    return out;
+  }
+  bool has_gen = v.contains("generator"), has_file = v.contains("file");
+  if (has_gen == has_file) {
+    r.issue(ptr, has_gen ? "expected either 'generator' or 'file', not both"
+                         : "missing required key 'generator' (box, cylinder, sphere, cup) or 'file'");
+    return out;
+  }
+  try {
+    if (has_gen) generate_mesh(b, v, ptr, fem, out);
+    else read_mesh_file(b, v, ptr, fem, out);
+  } catch (const SceneError&) {
+    throw;
+  } catch (const std::exception& e) {
+    r.issue(ptr, e.what());
+    out.ok = false;
+  }
+  return out;
+}
+
+/// "rotation": {"axis": [x, y, z], "angle_deg": a}; identity when absent
+Mat3 read_rotation(JsonReader& r, const Json* v, const std::string& ptr) {
+  if (!v) return Mat3::Identity();
+  ObjectView o(r, *v, ptr, {"axis", "angle_deg"}, "an object {\"axis\": [x, y, z], \"angle_deg\": degrees}");
+  Vec3 axis = o.vec3("axis", Vec3(0, 0, 1));
+  double angle_deg = o.number("angle_deg", 0.0);
+  if (axis.norm() < 1e-12) {
+    r.issue(o.at("axis"), "the rotation axis must not be zero");
+    return Mat3::Identity();
+  }
+  return Eigen::AngleAxisd(angle_deg * kPi / 180.0, axis.normalized()).toRotationMatrix();
+}
+
+std::string format_vec(const Vec3& x) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "[%.6g, %.6g, %.6g]", x.x(), x.y(), x.z());
+  return buf;
+}
+
+/// SELECTOR on the world-placed rest nodes (nullptr: the mesh failed, only the syntax is checked)
+std::vector<int> select_nodes(JsonReader& r, const Json& v, const std::string& ptr, const Points* nodes) {
+  std::vector<int> sel;
+  const std::vector<std::string> kinds = {"all", "box", "top", "bottom", "nodes"};
+  ObjectView o(r, v, ptr, kinds,
+               "a node selector ({\"all\": true}, {\"box\": {\"min\": [..], \"max\": [..]}}, "
+               "{\"top\": tol}, {\"bottom\": tol} or {\"nodes\": [..]})");
+  if (!o.valid()) return sel;
+  int count = 0;
+  for (const auto& k : kinds) count += o.has(k);
+  if (count != 1) {
+    r.issue(ptr, "expected exactly one of " + join_names(kinds));
+    return sel;
+  }
+  size_t issues_before = r.issue_count();
+  const size_t n = nodes ? nodes->size() : 0;
+  Aabb bounds = nodes ? bounding_box(*nodes) : Aabb{};
+  if (const Json* all = o.find("all")) {
+    auto flag = r.boolean(*all, o.at("all"));
+    if (flag && !*flag) r.issue(o.at("all"), "expected true");
+    for (size_t i = 0; i < n; ++i) sel.push_back(static_cast<int>(i));
+  } else if (const Json* box = o.find("box")) {
+    ObjectView bo(r, *box, o.at("box"), {"min", "max"}, "an object {\"min\": [x, y, z], \"max\": [x, y, z]}");
+    const Json* lo_v = bo.require("min");
+    const Json* hi_v = bo.require("max");
+    auto lo = lo_v ? r.vec3(*lo_v, bo.at("min")) : std::nullopt;
+    auto hi = hi_v ? r.vec3(*hi_v, bo.at("max")) : std::nullopt;
+    if (lo && hi) {
+      for (size_t i = 0; i < n; ++i) {
+        const Vec3& x = (*nodes)[i];
+        if ((x.array() >= lo->array()).all() && (x.array() <= hi->array()).all())
+          sel.push_back(static_cast<int>(i));
+      }
+    }
+  } else if (o.has("top") || o.has("bottom")) {
+    // nodes within tol of the highest (lowest) z
+    bool top = o.has("top");
+    auto tol = o.required_number(top ? "top" : "bottom", Bounds::non_negative());
+    if (tol) {
+      for (size_t i = 0; i < n; ++i) {
+        double z = (*nodes)[i].z();
+        if (top ? z >= bounds.hi.z() - *tol : z <= bounds.lo.z() + *tol) sel.push_back(static_cast<int>(i));
+      }
+    }
+  } else {
+    const Json& list = *o.find("nodes");
+    if (expect_array(r, list, o.at("nodes"), "an array of node indices")) {
+      std::vector<bool> seen(n, false);
+      for (size_t k = 0; k < list.size(); ++k) {
+        std::string p = pointer_child(o.at("nodes"), k);
+        auto idx = r.integer(list[k], p, Bounds::non_negative());
+        if (!idx || !nodes) continue;
+        if (*idx >= static_cast<int>(n)) {
+          r.issue(p, "node index " + std::to_string(*idx) + " out of range (the mesh has " +
+                         std::to_string(n) + " nodes)");
+        } else if (seen[*idx]) {
+          r.issue(p, "node " + std::to_string(*idx) + " listed twice");
+        } else {
+          seen[*idx] = true;
+          sel.push_back(*idx);
+        }
+      }
+    }
+  }
+  if (nodes && sel.empty() && r.issue_count() == issues_before)
+    r.issue(ptr, "the selector selects no node (the body's nodes span " + format_vec(bounds.lo) +
+                     " to " + format_vec(bounds.hi) + ")");
+  return sel;
+}
+
+/// "node_sets" and "fixed_nodes" of a fem body (body == nullptr: its mesh failed)
+void read_node_sets(SceneBuild& b, ObjectView& o, SceneBodyEntry& entry, FemBody* body) {
+  JsonReader& r = b.reader;
+  if (const Json* sets = o.find("node_sets")) {
+    for (const auto& [name, sel] :
+         map_entries(r, *sets, o.at("node_sets"), "an object NAME -> node selector")) {
+      entry.node_set_names.push_back(name);
+      auto nodes = select_nodes(r, *sel, pointer_child(o.at("node_sets"), name),
+                                body ? &body->rest.nodes : nullptr);
+      if (body) body->node_sets[name] = nodes;
+    }
+  }
+  // fixed_nodes: a node set held in place
+  if (auto fixed = o.optional_string("fixed_nodes")) {
+    auto& names = entry.node_set_names;
+    if (std::find(names.begin(), names.end(), *fixed) == names.end()) {
+      r.issue(o.at("fixed_nodes"), "unknown node set '" + *fixed + "'; " +
+                                       (names.empty() ? "the body declares no node_sets"
+                                                      : "node sets of this body: " + join_names(names)));
+    } else if (body) {
+      for (int i : body->node_sets[*fixed]) body->node_constraint[i] = -2;
+    }
+  }
+}
+
+void read_body(SceneBuild& b, const Json& v, const std::string& ptr) {
+  JsonReader& r = b.reader;
+  // the type decides which keys are allowed
+  std::string type_peek;
+  if (v.is_object() && v.contains("type") && v["type"].is_string()) {
+    std::string t = v["type"].get<std::string>();
+    if (std::find(kBodyTypes.begin(), kBodyTypes.end(), t) != kBodyTypes.end()) type_peek = t;
+  }
+  ObjectView o(r, v, ptr, body_keys(type_peek), "a body object");
+  if (!o.valid()) return;
+
+  SceneBodyEntry entry;
+  entry.pointer = ptr;
+  auto name = o.required_string("name");
+  if (name) {
+    if (name->empty()) r.issue(o.at("name"), "body names must not be empty");
+    if (const SceneBodyEntry* other = b.find_body(*name))
+      r.issue(o.at("name"), "duplicate body name '" + *name + "' (also " + other->pointer + ")");
+    entry.name = *name;
+  }
+  auto type = o.choice("type", kBodyTypes);
+  entry.type = type.value_or("");
+  const bool fem = entry.type == "fem";
+
+  // material: required for fem bodies, "default" otherwise
+  int material = -1;
+  if (auto mat = fem ? o.required_string("material") : o.optional_string("material")) {
+    auto it = b.material_index.find(*mat);
+    if (it != b.material_index.end()) {
+      material = it->second;
+    } else {
+      std::vector<std::string> known;
+      for (const auto& m : b.model.materials) known.push_back(m.name);
+      r.issue(o.at("material"), "unknown material '" + *mat + "'; " +
+                                    (known.empty() ? "the scene defines no materials"
+                                                   : "materials: " + join_names(known)));
+    }
+  } else if (type && !fem && !o.has("material")) {
+    material = b.default_material();
+  }
+
+  // placement: x_world = R x_body + position
+  Vec3 position = o.vec3("position", Vec3::Zero());
+  Mat3 rotation = read_rotation(r, o.find("rotation"), o.at("rotation"));
+  Vec3 velocity = o.vec3("velocity", Vec3::Zero());
+  Vec3 angular_velocity = o.vec3("angular_velocity", Vec3::Zero());
+  double density = o.number("density", material >= 0 ? b.model.materials[material].density : 1000.0,
+                            Bounds::positive());
+  double mass = o.optional_number("mass", Bounds::positive()).value_or(0.0);
+
+  BodyMesh mesh;
+  if (const Json* m = o.require("mesh"); m && type) mesh = read_mesh(b, *m, o.at("mesh"), fem);
+
+  // build the body once its mesh and material are known
+  const bool buildable = mesh.ok && material >= 0 && name;
+  if (fem) {
+    FemBody body;
+    bool built = false;
+    if (buildable) {
+      transform_points(mesh.tets.nodes, rotation, position);
+      try {
+        body = make_fem_body(*name, std::move(mesh.tets), material, b.model.materials[material]);
+        body.initial_velocity = velocity;
+        built = true;
+      } catch (const std::exception& e) {
+        r.issue(o.at("mesh"), e.what());
+      }
+    }
+    read_node_sets(b, o, entry, built ? &body : nullptr);
+    if (built) {
+      entry.built = true;
+      entry.ref = {BodyType::Fem, static_cast<int>(b.model.fem.size())};
+      b.model.fem.push_back(std::move(body));
+    }
+  } else if (type && buildable) {
+    RigidKind kind = entry.type == "rigid" ? RigidKind::Dynamic
+                     : entry.type == "fixed" ? RigidKind::Fixed
+                                             : RigidKind::Kinematic;
+    transform_points(mesh.surface.vertices, rotation, position);
+    try {
+      // the surface is already in world orientation: make_rigid_body keeps orientation identity
+      RigidBody body = make_rigid_body(*name, kind, std::move(mesh.surface), material, density, mass);
+      body.initial_velocity = velocity;
+      body.initial_angular_velocity = angular_velocity;
+      entry.built = true;
+      entry.ref = {BodyType::Rigid, static_cast<int>(b.model.rigid.size())};
+      b.model.rigid.push_back(std::move(body));
+    } catch (const std::exception& e) {
+      r.issue(o.at("mesh"), e.what());
+    }
+  }
+  if (name) b.bodies.push_back(std::move(entry));
+}
+
+}  // namespace
+
+void read_bodies(SceneBuild& b, const Json& bodies, const std::string& ptr) {
+  if (!expect_array(b.reader, bodies, ptr, "an array of bodies")) return;
+  for (size_t i = 0; i < bodies.size(); ++i) read_body(b, bodies[i], pointer_child(ptr, i));
+}
+
+}  // namespace suction

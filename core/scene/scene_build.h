@@ -1,0 +1,44 @@
+// Internal to the scene loader: the state shared by the parts that read a scene
+// (scene.cpp: top level, parameters, settings, materials; scene_bodies.cpp; scene_drivers.cpp).
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "scene/json_reader.h"
+
+namespace suction {
+
+/// What the loader knows about one entry of "bodies", even when its mesh failed to build
+/// (so that later references to it do not cascade into "unknown body" issues).
+struct SceneBodyEntry {
+  std::string name;
+  std::string type;      // "fem", "rigid", "fixed", "kinematic"; "" when invalid
+  std::string pointer;   // e.g. "/bodies/2"
+  BodyRef ref;           // valid when built
+  bool built = false;    // the body exists in the model (mesh read and accepted)
+  std::vector<std::string> node_set_names;  // declared, even when not evaluated
+};
+
+struct SceneBuild {
+  JsonReader reader;
+  Model model;
+  std::string base_dir;                        // relative mesh paths resolve against it
+  std::map<std::string, int> material_index;   // material name -> Model::materials index
+  std::vector<SceneBodyEntry> bodies;
+
+  const SceneBodyEntry* find_body(const std::string& name) const;
+  std::vector<std::string> body_names() const;
+  /// index of the material named "default", appended (with Material's defaults) when absent
+  int default_material();
+};
+
+/// "bodies": array of body objects (docs/scene-format.md)
+void read_bodies(SceneBuild& build, const Json& bodies, const std::string& pointer);
+/// "drivers": array of driver objects; needs the bodies
+void read_drivers(SceneBuild& build, const Json& drivers, const std::string& pointer);
+/// "probes": array of probe objects; needs the bodies and drivers
+void read_probes(SceneBuild& build, const Json& probes, const std::string& pointer);
+
+}  // namespace suction
