@@ -1,0 +1,78 @@
+// Benchmark statistics: per-stage step timings accumulated over a run and formatted like the
+// paper's Table 1 (../shared/METHOD.md section 5).  Shared by the native CLI (`suction bench`,
+// the summary of `suction run`) and the wasm build.
+#pragma once
+#include <array>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "model/model.h"
+#include "sim/profile.h"
+
+namespace suction {
+
+/// Sizes of a model as the paper's tables count them.
+struct ModelCounts {
+  int bodies = 0;
+  int fem_bodies = 0;
+  int rigid_bodies = 0;
+  int fem_nodes = 0;            // Σ FEM nodes (the "FEM" column)
+  int fem_tets = 0;
+  int collision_nodes = 0;      // Σ boundary vertices of FEM bodies + rigid surface vertices
+  int surface_triangles = 0;    // Σ FEM boundary triangles + rigid surface triangles
+  int dofs = 0;                 // 3 per FEM node + 6 per dynamic rigid body
+};
+ModelCounts count_model(const Model& model);
+
+/// Mean and maximum of one timing [ms].
+struct TimingStats {
+  double mean_ms = 0.0;
+  double max_ms = 0.0;
+};
+
+/// Accumulates StepProfile samples (one per timed step).
+class BenchStats {
+ public:
+  void add(const StepProfile& profile);
+  void clear() { *this = BenchStats(); }
+
+  long samples() const { return samples_; }
+  TimingStats stage(Stage stage) const;
+  TimingStats total() const;
+  /// leak + correction: the stages outside the paper's five columns
+  TimingStats other() const;
+  double mean_constraints() const { return mean(sum_constraints_); }
+  double mean_contacts() const { return mean(sum_contacts_); }
+  double mean_cavities() const { return mean(sum_cavities_); }
+  double mean_solver_iterations() const { return mean(sum_iterations_); }
+  int max_constraints() const { return max_constraints_; }
+
+ private:
+  double mean(double sum) const { return samples_ > 0 ? sum / samples_ : 0.0; }
+  long samples_ = 0;
+  std::array<double, kStageCount> sum_ms_{};
+  std::array<double, kStageCount> max_ms_{};
+  double sum_total_ = 0.0, max_total_ = 0.0;
+  double sum_other_ = 0.0, max_other_ = 0.0;
+  double sum_constraints_ = 0.0, sum_contacts_ = 0.0, sum_cavities_ = 0.0, sum_iterations_ = 0.0;
+  int max_constraints_ = 0;
+};
+
+/// The timing table, columns as the paper's Table 1 plus "other" (leak + correction):
+///
+///            free motion  collision  cavities  compliance    solve    other    total
+///   mean ms        9.021      0.401     3.130      21.310    1.330    0.120   38.510
+///   max ms        ...
+///
+/// preceded by a line with FEM nodes, collision nodes, mean constraints and the sample count.
+std::string format_bench_table(const BenchStats& stats, const ModelCounts& counts);
+
+/// The same as JSON:
+///   {"steps": n, "fem_nodes", "collision_nodes", "mean_constraints", "mean_contacts",
+///    "mean_cavities", "mean_solver_iterations",
+///    "stages": {"<stage_name>": {"mean_ms", "max_ms"}, ...},   // all seven stages
+///    "other": {...}, "total": {"mean_ms", "max_ms"}}
+nlohmann::json bench_json(const BenchStats& stats, const ModelCounts& counts);
+
+}  // namespace suction

@@ -1,0 +1,79 @@
+#include "io/csv.h"
+
+#include <charconv>
+#include <cmath>
+
+#include <stdexcept>
+
+namespace suction {
+
+std::string format_double(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  // shortest round-trip representation (at most 24 chars for a double)
+  char buffer[32];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), x);
+  if (ec != std::errc()) return "nan";  // cannot happen with 32 chars
+  return std::string(buffer, end);
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';  // a quote is doubled inside a quoted field
+    quoted += c;
+  }
+  quoted += '"';
+  return quoted;
+}
+
+CsvRecorder::CsvRecorder(std::ostream& out, const Model& model) : out_(out) {
+  columns_ = {"step", "t", "contacts", "cavities", "pressure_min", "volume_total", "air_total"};
+  for (const Probe& probe : model.probes) columns_.push_back(probe.name);
+  // header row
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    if (i) out_ << ',';
+    out_ << csv_field(columns_[i]);
+  }
+  out_ << '\n';
+}
+
+void CsvRecorder::record(const Simulation& sim) {
+  const State& state = sim.state();
+  // the initial state has no step behind it: no contacts yet
+  const int contacts = state.step > 0 ? sim.profile().contacts : 0;
+  record_row(state.step, state.time, contacts, sim.cavity_summary(), sim.probe_values());
+}
+
+void CsvRecorder::record_row(long step, double time, int contacts, const CavitySummary& cavities,
+                             const std::vector<double>& probes) {
+  const size_t num_probes = columns_.size() - 7;
+  if (probes.size() != num_probes)
+    throw std::logic_error("CsvRecorder: " + std::to_string(probes.size()) +
+                           " probe values for " + std::to_string(num_probes) + " probe columns");
+  std::string row;
+  row.reserve(32 * columns_.size());
+  row += std::to_string(step);
+  row += ',';
+  row += format_double(time);
+  row += ',';
+  row += std::to_string(contacts);
+  row += ',';
+  row += std::to_string(cavities.count);
+  row += ',';
+  row += format_double(cavities.pressure_min);
+  row += ',';
+  row += format_double(cavities.volume_total);
+  row += ',';
+  row += format_double(cavities.air_total);
+  for (double value : probes) {
+    row += ',';
+    row += format_double(value);
+  }
+  row += '\n';
+  out_ << row;
+  ++rows_;
+}
+
+}  // namespace suction

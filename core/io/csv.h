@@ -1,0 +1,44 @@
+// CSV time series of a run: one row per recorded step (the native CLI's --csv).  Numbers are
+// written in the shortest form that reads back to the identical double (std::to_chars), so two
+// runs of the same scene and build give byte-identical files (Box2D's determinism test).
+#pragma once
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "sim/simulation.h"
+
+namespace suction {
+
+/// shortest decimal text that parses back to exactly x ("nan", "inf", "-inf" for non-finite)
+std::string format_double(double x);
+
+/// a CSV field, quoted (RFC 4180) when it contains a comma, a quote or a line break
+std::string csv_field(const std::string& text);
+
+/// Writes the columns
+///   step, t [s], contacts, cavities, pressure_min [Pa], volume_total [m³], air_total [J],
+///   then one column per probe of the model (named after it, in model order).
+/// The header row is written by the constructor.
+class CsvRecorder {
+ public:
+  CsvRecorder(std::ostream& out, const Model& model);
+
+  /// one row for the simulation's current state (profile() of the step that led to it)
+  void record(const Simulation& sim);
+  /// the same row from its parts; probes: one value per model probe
+  void record_row(long step, double time, int contacts, const CavitySummary& cavities,
+                  const std::vector<double>& probes);
+  void flush() { out_.flush(); }
+
+  long rows() const { return rows_; }  // data rows written (header not counted)
+  const std::vector<std::string>& columns() const { return columns_; }
+
+ private:
+  std::ostream& out_;
+  std::vector<std::string> columns_;
+  long rows_ = 0;
+};
+
+}  // namespace suction

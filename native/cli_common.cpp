@@ -1,0 +1,99 @@
+#include "cli_common.h"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <iostream>
+
+#include "scene/scene.h"
+
+namespace suction::cli {
+
+void add_scene_options(CLI::App* command, SceneOptions& options) {
+  command->add_option("SCENE", options.scene, "scene file (JSON, see docs/scene-format.md)")
+      ->required()
+      ->type_name("FILE");
+  command
+      ->add_option("--set", options.sets,
+                   "override a scene value before validation, e.g. --set /settings/dt=0.005 "
+                   "or --set /parameters/NAME=VALUE (repeatable)")
+      ->type_name("POINTER=VALUE")
+      ->allow_extra_args(false);
+}
+
+Model load_model(const SceneOptions& options) {
+  std::vector<SceneOverride> overrides;
+  for (const std::string& text : options.sets) overrides.push_back(parse_override(text));
+  return load_scene_file(options.scene, overrides);
+}
+
+void print_scene_issues(const std::string& file, const std::vector<SceneIssue>& issues) {
+  for (const SceneIssue& issue : issues) {
+    if (issue.pointer.empty())
+      std::cerr << file << ": " << issue.message << '\n';
+    else
+      std::cerr << file << ": " << issue.pointer << ": " << issue.message << '\n';
+  }
+}
+
+std::string format(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  va_list copy;
+  va_copy(copy, args);
+  const int size = std::vsnprintf(nullptr, 0, fmt, copy);
+  va_end(copy);
+  std::string out(size > 0 ? size : 0, '\0');
+  if (size > 0) std::vsnprintf(out.data(), out.size() + 1, fmt, args);
+  va_end(args);
+  return out;
+}
+
+std::string format_duration(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return "?";
+  if (seconds < 1.0) return format("%.1f ms", seconds * 1e3);
+  if (seconds < 60.0) return format("%.2f s", seconds);
+  const long total = std::lround(seconds);
+  if (total < 3600) return format("%ld min %02ld s", total / 60, total % 60);
+  return format("%ld h %02ld min", total / 3600, (total % 3600) / 60);
+}
+
+std::string body_name(const Model& model, const BodyRef& ref) {
+  if (ref.type == BodyType::Fem && ref.index >= 0 && ref.index < int(model.fem.size()))
+    return model.fem[ref.index].name;
+  if (ref.type == BodyType::Rigid && ref.index >= 0 && ref.index < int(model.rigid.size()))
+    return model.rigid[ref.index].name;
+  return "?";
+}
+
+std::string body_kind_name(const Model& model, const BodyRef& ref) {
+  if (ref.type == BodyType::Fem) return "FEM";
+  if (ref.index < 0 || ref.index >= int(model.rigid.size())) return "?";
+  switch (model.rigid[ref.index].kind) {
+    case RigidKind::Dynamic: return "rigid";
+    case RigidKind::Fixed: return "fixed";
+    case RigidKind::Kinematic: return "kinematic";
+  }
+  return "?";
+}
+
+std::string wrap_text(const std::string& text, size_t width, const std::string& indent) {
+  std::string out, line;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n" + indent;
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  return out + line;
+}
+
+std::string format_value(double value) { return format("%.6g", value); }
+
+}  // namespace suction::cli

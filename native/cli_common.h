@@ -1,0 +1,76 @@
+// Shared pieces of the `suction` subcommands: option structs, scene loading with --set
+// overrides, error reporting and number formatting.  Native only (not built for wasm).
+#pragma once
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "common/error.h"
+#include "model/model.h"
+
+namespace suction::cli {
+
+/// exit codes of the tool
+constexpr int kExitOk = 0;
+constexpr int kExitSimulationFailed = 1;  // SimulationError (and any unexpected exception)
+constexpr int kExitBadInput = 2;          // InputError, SceneError, CLI parse errors, unreadable files
+constexpr int kExitInterrupted = 130;     // Ctrl-C during `run` (128 + SIGINT)
+
+/// the scene file and its --set overrides, common to every subcommand
+struct SceneOptions {
+  std::string scene;
+  std::vector<std::string> sets;  // "POINTER=VALUE"
+};
+void add_scene_options(CLI::App* command, SceneOptions& options);
+
+struct RunOptions {
+  SceneOptions scene;
+  long steps = -1;        // -1: from --duration or the scene's settings.duration
+  double duration = -1;   // [s]
+  double dt = -1;         // [s], -1: the scene's
+  std::string csv;
+  std::string frames;
+  long every = 1;
+  bool quiet = false;
+};
+void add_run_command(CLI::App& app, RunOptions& options, CLI::App*& command);
+int run_command(const RunOptions& options);
+
+struct BenchOptions {
+  SceneOptions scene;
+  long steps = 200;
+  long warmup = 20;
+  std::string json;
+};
+void add_bench_command(CLI::App& app, BenchOptions& options, CLI::App*& command);
+int bench_command(const BenchOptions& options);
+
+void add_info_command(CLI::App& app, SceneOptions& options, CLI::App*& command);
+int info_command(const SceneOptions& options);
+
+void add_validate_command(CLI::App& app, SceneOptions& options, CLI::App*& command);
+int validate_command(const SceneOptions& options);
+
+/// loads the scene with its overrides (throws SceneError / InputError)
+Model load_model(const SceneOptions& options);
+
+/// prints "<file>: <pointer>: <message>" per issue to stderr ("<file>: <message>" when the
+/// issue concerns the whole file)
+void print_scene_issues(const std::string& file, const std::vector<SceneIssue>& issues);
+
+/// "12.3 ms", "4.56 s", "2 min 03 s", "1 h 02 min"
+std::string format_duration(double seconds);
+/// printf into a std::string
+std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+/// a body's type in words: "FEM", "rigid", "fixed", "kinematic"
+std::string body_kind_name(const Model& model, const BodyRef& ref);
+/// a body's name from its reference ("?" when out of range)
+std::string body_name(const Model& model, const BodyRef& ref);
+/// text broken into lines of at most width characters at spaces; every line after the first
+/// starts with indent
+std::string wrap_text(const std::string& text, size_t width, const std::string& indent);
+/// a number with its SI prefix-free unit, compact: "0.0123", "1.5e+06"
+std::string format_value(double value);
+
+}  // namespace suction::cli

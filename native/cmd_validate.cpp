@@ -1,0 +1,29 @@
+// suction validate SCENE: loads and checks a scene without simulating it.
+#include <iostream>
+
+#include "cli_common.h"
+#include "scene/scene.h"
+
+namespace suction::cli {
+
+void add_validate_command(CLI::App& app, SceneOptions& options, CLI::App*& command) {
+  command = app.add_subcommand(
+      "validate",
+      "check a scene: prints \"OK: SCENE\" and exits 0, or prints every issue as "
+      "FILE: POINTER: MESSAGE on stderr and exits 2");
+  add_scene_options(command, options);
+}
+
+int validate_command(const SceneOptions& options) {
+  std::vector<SceneOverride> overrides;
+  for (const std::string& text : options.sets) overrides.push_back(parse_override(text));
+  const std::vector<SceneIssue> issues = validate_scene_file(options.scene, overrides);
+  if (!issues.empty()) {
+    print_scene_issues(options.scene, issues);
+    return kExitBadInput;
+  }
+  std::cout << "OK: " << options.scene << '\n';
+  return kExitOk;
+}
+
+}  // namespace suction::cli

@@ -1,0 +1,202 @@
+// VTK series writer: point and cell counts, balanced XML, rigid poses, the .pvd collection.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "io/vtk.h"
+
+namespace suction {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
+  return n;
+}
+
+/// the numbers inside the first <DataArray ... Name="name" ...> element
+std::vector<double> data_array(const std::string& xml, const std::string& name) {
+  const size_t tag = xml.find("Name=\"" + name + "\"");
+  if (tag == std::string::npos) return {};
+  const size_t begin = xml.find('>', tag) + 1;
+  const size_t end = xml.find("</DataArray>", begin);
+  std::istringstream in(xml.substr(begin, end - begin));
+  std::vector<double> values;
+  for (double v; in >> v;) values.push_back(v);
+  return values;
+}
+
+void expect_balanced_vtu(const std::string& xml) {
+  EXPECT_EQ(xml.rfind("<?xml", 0), 0u);
+  EXPECT_EQ(count(xml, "<VTKFile"), 1);
+  EXPECT_EQ(count(xml, "</VTKFile>"), 1);
+  EXPECT_EQ(count(xml, "<UnstructuredGrid>"), 1);
+  EXPECT_EQ(count(xml, "</UnstructuredGrid>"), 1);
+  EXPECT_EQ(count(xml, "<Piece "), 1);
+  EXPECT_EQ(count(xml, "</Piece>"), 1);
+  EXPECT_EQ(count(xml, "<Points>"), 1);
+  EXPECT_EQ(count(xml, "</Points>"), 1);
+  EXPECT_EQ(count(xml, "<Cells>"), 1);
+  EXPECT_EQ(count(xml, "</Cells>"), 1);
+  EXPECT_EQ(count(xml, "<DataArray "), count(xml, "</DataArray>"));
+  EXPECT_EQ(count(xml, "<"), count(xml, ">"));
+}
+
+struct Scene {
+  Model model;
+  State state;
+};
+
+Scene two_body_scene() {
+  Scene s;
+  FemBody cup;
+  cup.name = "cup #1";  // sanitized to cup__1
+  cup.rest.nodes = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1), Vec3(1, 1, 1)};
+  cup.rest.tets = {{0, 1, 2, 3}, {1, 2, 4, 3}};
+  s.model.fem.push_back(cup);
+  RigidBody box;
+  box.name = "box";
+  box.surface.vertices = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)};
+  box.surface.triangles = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
+  s.model.rigid.push_back(box);
+
+  FemBodyState fem_state;
+  fem_state.x = cup.rest.nodes;
+  fem_state.v.assign(cup.rest.nodes.size(), Vec3(0, 0, -1));
+  s.state.fem.push_back(fem_state);
+  RigidBodyState pose;
+  pose.position = Vec3(10, 0, 0);
+  pose.orientation = Quat(Eigen::AngleAxisd(kPi / 2, Vec3::UnitZ()));  // x -> y
+  pose.velocity = Vec3(1, 0, 0);
+  pose.angular_velocity = Vec3(0, 0, 2);
+  s.state.rigid.push_back(pose);
+  return s;
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("suction_test_vtk_" + name);
+  fs::remove_all(dir);
+  return dir;
+}
+
+TEST(Vtk, SanitizeFileName) {
+  EXPECT_EQ(sanitize_file_name("cup #1/a"), "cup__1_a");
+  EXPECT_EQ(sanitize_file_name("Cup-2_b"), "Cup-2_b");
+  EXPECT_EQ(sanitize_file_name(""), "body");
+  EXPECT_EQ(sanitize_file_name("../x"), "___x");
+}
+
+TEST(Vtk, VtuTextCounts) {
+  const Points points = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)};
+  const std::string xml = vtu_text(points, points, {0, 1, 2}, 3, 5);
+  expect_balanced_vtu(xml);
+  EXPECT_NE(xml.find("NumberOfPoints=\"3\" NumberOfCells=\"1\""), std::string::npos);
+  EXPECT_EQ(data_array(xml, "Points").size(), 9u);
+  EXPECT_EQ(data_array(xml, "velocity").size(), 9u);
+  EXPECT_EQ(data_array(xml, "offsets"), std::vector<double>({3}));
+  EXPECT_EQ(data_array(xml, "types"), std::vector<double>({5}));
+  // without velocities there is no point data
+  const std::string bare = vtu_text(points, {}, {0, 1, 2}, 3, 5);
+  EXPECT_EQ(bare.find("PointData"), std::string::npos);
+  expect_balanced_vtu(bare);
+}
+
+TEST(Vtk, SeriesWritesEveryBodyAndFrame) {
+  Scene s = two_body_scene();
+  const fs::path dir = fresh_dir("series") / "nested";  // parents are created
+  {
+    VtkSeriesWriter writer(dir.string(), s.model);
+    EXPECT_EQ(writer.body_stems(), std::vector<std::string>({"cup__1", "box"}));
+    for (int frame = 0; frame < 3; ++frame) {
+      s.state.time = 0.01 * frame;
+      s.state.step = frame;
+      writer.write_frame(s.state);
+    }
+    EXPECT_EQ(writer.frames(), 3);
+  }  // the destructor writes series.pvd
+
+  // FEM body: 5 points, 2 tetrahedra (type 10), velocity point data
+  const std::string fem = read_file(dir / "cup__1_000002.vtu");
+  expect_balanced_vtu(fem);
+  EXPECT_NE(fem.find("NumberOfPoints=\"5\" NumberOfCells=\"2\""), std::string::npos);
+  EXPECT_EQ(data_array(fem, "connectivity"), std::vector<double>({0, 1, 2, 3, 1, 2, 4, 3}));
+  EXPECT_EQ(data_array(fem, "offsets"), std::vector<double>({4, 8}));
+  EXPECT_EQ(data_array(fem, "types"), std::vector<double>({10, 10}));
+  const auto fem_velocity = data_array(fem, "velocity");
+  ASSERT_EQ(fem_velocity.size(), 15u);
+  EXPECT_EQ(fem_velocity[2], -1.0);
+
+  // rigid body: 4 points, 4 triangles (type 5), moved by the pose
+  const std::string box = read_file(dir / "box_000001.vtu");
+  expect_balanced_vtu(box);
+  EXPECT_NE(box.find("NumberOfPoints=\"4\" NumberOfCells=\"4\""), std::string::npos);
+  EXPECT_EQ(data_array(box, "types"), std::vector<double>({5, 5, 5, 5}));
+  const auto points = data_array(box, "Points");
+  ASSERT_EQ(points.size(), 12u);
+  // vertex 1 = (1,0,0) rotated 90° about z -> (0,1,0), plus (10,0,0)
+  EXPECT_NEAR(points[3], 10.0, 1e-12);
+  EXPECT_NEAR(points[4], 1.0, 1e-12);
+  EXPECT_NEAR(points[5], 0.0, 1e-12);
+  // its velocity: v + ω × r = (1,0,0) + (0,0,2) × (0,1,0) = (-1,0,0)
+  const auto velocity = data_array(box, "velocity");
+  ASSERT_EQ(velocity.size(), 12u);
+  EXPECT_NEAR(velocity[3], -1.0, 1e-12);
+  EXPECT_NEAR(velocity[4], 0.0, 1e-12);
+
+  // the collection lists 3 frames × 2 bodies, each file present
+  const std::string pvd = read_file(dir / "series.pvd");
+  EXPECT_EQ(count(pvd, "<VTKFile type=\"Collection\""), 1);
+  EXPECT_EQ(count(pvd, "<Collection>"), 1);
+  EXPECT_EQ(count(pvd, "</Collection>"), 1);
+  EXPECT_EQ(count(pvd, "<DataSet "), 6);
+  EXPECT_EQ(count(pvd, "part=\"0\""), 3);
+  EXPECT_EQ(count(pvd, "part=\"1\""), 3);
+  EXPECT_NE(pvd.find("timestep=\"0.02\" group=\"\" part=\"1\" file=\"box_000002.vtu\""),
+            std::string::npos)
+      << pvd;
+  for (int frame = 0; frame < 3; ++frame) {
+    for (const char* stem : {"cup__1", "box"}) {
+      char name[64];
+      std::snprintf(name, sizeof(name), "%s_%06d.vtu", stem, frame);
+      EXPECT_TRUE(fs::exists(dir / name)) << name;
+      EXPECT_NE(pvd.find(std::string("file=\"") + name + "\""), std::string::npos) << name;
+    }
+  }
+  fs::remove_all(dir.parent_path());
+}
+
+TEST(Vtk, CollidingNamesGetDistinctStems) {
+  Scene s = two_body_scene();
+  s.model.fem[0].name = "a b";
+  s.model.rigid[0].name = "a_b";
+  const fs::path dir = fresh_dir("collide");
+  VtkSeriesWriter writer(dir.string(), s.model);
+  ASSERT_EQ(writer.body_stems().size(), 2u);
+  EXPECT_NE(writer.body_stems()[0], writer.body_stems()[1]);
+  writer.finish();
+  EXPECT_TRUE(fs::exists(dir / "series.pvd"));
+  fs::remove_all(dir);
+}
+
+TEST(Vtk, MismatchedStateThrows) {
+  Scene s = two_body_scene();
+  const fs::path dir = fresh_dir("mismatch");
+  VtkSeriesWriter writer(dir.string(), s.model);
+  State empty;
+  EXPECT_THROW(writer.write_frame(empty), std::logic_error);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace suction
