@@ -4,10 +4,10 @@
 // (fixed or driven) have a prescribed velocity and are removed from A; their coupling goes to b.
 // The factorization of A is kept for every other A⁻¹ product of the step.
 #pragma once
-#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 #include <memory>
 
+#include "fem/block_ldlt.h"
 #include "model/model.h"
 
 namespace suction {
@@ -20,7 +20,7 @@ struct FemSystem {
   SparseMatrix A;                  // (3·free)×(3·free), full symmetric pattern
   std::vector<int> block_offset;   // per tet, 16 blocks × 3 columns: value offset of the block's
                                    // first row in each column (-1 when a node is held)
-  std::unique_ptr<Eigen::SimplicialLDLT<SparseMatrix>> solver;  // factorization of A
+  std::unique_ptr<BlockCholesky> solver;  // supernodal factorization of A (fem/block_ldlt.h)
   std::vector<int> held_tets;      // tets touching a held node (for reactions)
   // per step
   std::vector<Mat3> rotations;     // #tets: R_e at the start of the step

@@ -1,0 +1,434 @@
+#include "fem/block_ldlt.h"
+
+#include <Eigen/OrderingMethods>
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace suction {
+
+namespace {
+
+// Relaxed supernode amalgamation (CHOLMOD-like rules, in DOF columns): a child supernode is
+// merged into its parent when the merged one has at most kRelaxCols[i] columns and a fraction
+// of explicit zeros below kRelaxZeros[i - 1] (always for i = 0; any size below kRelaxZeros[2]).
+constexpr int kRelaxCols[3] = {4, 16, 48};
+constexpr double kRelaxZeros[3] = {0.8, 0.1, 0.05};
+
+// Elimination tree of the symmetric pattern given as, per column k, its neighbours j < k.
+void elimination_tree(int n, const std::vector<int>& ptr, const std::vector<int>& idx,
+                      std::vector<int>& parent) {
+  std::vector<int> ancestor(n, -1);
+  parent.assign(n, -1);
+  for (int k = 0; k < n; ++k)
+    for (int p = ptr[k]; p < ptr[k + 1]; ++p)
+      for (int i = idx[p], next; i != -1 && i < k; i = next) {
+        next = ancestor[i];
+        ancestor[i] = k;
+        if (next == -1) parent[i] = k;
+      }
+}
+
+// Per (permuted) node k, its neighbours j < k in the node graph.
+void permuted_lower(int nb, const Eigen::SparseMatrix<double>& G, const std::vector<int>& order,
+                    std::vector<int>& ptr, std::vector<int>& idx) {
+  std::vector<int> inv(nb);
+  for (int k = 0; k < nb; ++k) inv[order[k]] = k;
+  ptr.assign(nb + 1, 0);
+  for (int j = 0; j < nb; ++j)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(G, j); it; ++it)
+      if (inv[it.row()] < inv[j]) ++ptr[inv[j] + 1];
+  for (int k = 0; k < nb; ++k) ptr[k + 1] += ptr[k];
+  idx.resize(ptr[nb]);
+  std::vector<int> fill(ptr.begin(), ptr.end() - 1);
+  for (int j = 0; j < nb; ++j)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(G, j); it; ++it)
+      if (inv[it.row()] < inv[j]) idx[fill[inv[j]]++] = inv[it.row()];
+}
+
+
+// ---- dense kernels (plain loops: fast natively and in scalar WebAssembly) ----
+
+// Tile of the update T -= X Xᵀ: rows [i0, i0+MR) × columns [j0, j0+NR) of X X[0:w]ᵀ, X with k
+// columns and leading dimension ld; row i goes to T[rel[i] + tcol[j]].
+template <int MR, int NR>
+inline void update_tile(const double* X, int ld, int k, int i0, int j0, const int* rel,
+                        const std::ptrdiff_t* tcol, double* T) {
+  double acc[MR][NR] = {};
+  const double* a = X + i0;
+  const double* b = X + j0;
+  for (int p = 0; p < k; ++p, a += ld, b += ld) {
+    double av[MR];
+    for (int i = 0; i < MR; ++i) av[i] = a[i];
+    for (int j = 0; j < NR; ++j) {
+      const double bj = b[j];
+      for (int i = 0; i < MR; ++i) acc[i][j] += av[i] * bj;
+    }
+  }
+  for (int j = 0; j < NR; ++j) {
+    double* t = T + tcol[j0 + j];
+    for (int i = 0; i < MR; ++i) t[rel[i0 + i]] -= acc[i][j];
+  }
+}
+
+constexpr int kMR = 4, kNR = 3;
+
+template <int NR>
+void update_strip(const double* X, int ld, int k, int m, int j0, const int* rel,
+                  const std::ptrdiff_t* tcol, double* T) {
+  int i0 = j0;
+  for (; i0 + kMR <= m; i0 += kMR) update_tile<kMR, NR>(X, ld, k, i0, j0, rel, tcol, T);
+  switch (m - i0) {
+    case 1: update_tile<1, NR>(X, ld, k, i0, j0, rel, tcol, T); break;
+    case 2: update_tile<2, NR>(X, ld, k, i0, j0, rel, tcol, T); break;
+    case 3: update_tile<3, NR>(X, ld, k, i0, j0, rel, tcol, T); break;
+    default: break;
+  }
+}
+
+// T[rel[i] + tcol[j]] -= (X X[0:w]ᵀ)(i, j) for j < w, i ≥ j (plus a few harmless entries above
+// the diagonal of the target's diagonal block, which is never read).
+void update(const double* X, int ld, int k, int m, int w, const int* rel,
+            const std::ptrdiff_t* tcol, double* T) {
+  int j0 = 0;
+  for (; j0 + kNR <= w; j0 += kNR) update_strip<kNR>(X, ld, k, m, j0, rel, tcol, T);
+  switch (w - j0) {
+    case 1: update_strip<1>(X, ld, k, m, j0, rel, tcol, T); break;
+    case 2: update_strip<2>(X, ld, k, m, j0, rel, tcol, T); break;
+    default: break;
+  }
+}
+
+// In-place Cholesky of a panel (n rows × k columns, leading dimension n): the top k×k block
+// becomes L11 (lower), the rows below L21 = A21 L11⁻ᵀ.  False if a pivot is not positive.
+bool panel_cholesky(double* L, int n, int k) {
+  for (int j = 0; j < k; ++j) {
+    double* cj = L + static_cast<std::ptrdiff_t>(j) * n;
+    int p = 0;
+    for (; p + 4 <= j; p += 4) {
+      const double* c0 = L + static_cast<std::ptrdiff_t>(p) * n;
+      const double* c1 = c0 + n;
+      const double* c2 = c1 + n;
+      const double* c3 = c2 + n;
+      const double l0 = c0[j], l1 = c1[j], l2 = c2[j], l3 = c3[j];
+      for (int i = j; i < n; ++i) cj[i] -= l0 * c0[i] + l1 * c1[i] + l2 * c2[i] + l3 * c3[i];
+    }
+    for (; p < j; ++p) {
+      const double* c0 = L + static_cast<std::ptrdiff_t>(p) * n;
+      const double l0 = c0[j];
+      for (int i = j; i < n; ++i) cj[i] -= l0 * c0[i];
+    }
+    const double d = cj[j];
+    if (!(d > 0.0)) return false;  // also NaN
+    const double s = std::sqrt(d);
+    cj[j] = s;
+    const double inv = 1.0 / s;
+    for (int i = j + 1; i < n; ++i) cj[i] *= inv;
+  }
+  return true;
+}
+
+}  // namespace
+
+void BlockCholesky::analyze(const SparseMatrix& A, int block_size) {
+  if (A.rows() != A.cols()) throw std::invalid_argument("BlockCholesky: matrix is not square");
+  analyzed_ = factorized_ = false;
+  n_ = static_cast<int>(A.rows());
+  const int bs = (block_size >= 1 && n_ % block_size == 0) ? block_size : 1;
+  const int nb = n_ / bs;
+
+  // node graph (symmetrized, with diagonal) and its AMD ordering
+  Eigen::SparseMatrix<double> G(nb, nb);
+  {
+    std::vector<Eigen::Triplet<double>> t;
+    t.reserve(A.nonZeros() / (bs * bs) * 2 + nb);
+    for (int i = 0; i < nb; ++i) t.emplace_back(i, i, 1.0);
+    for (int j = 0; j < n_; ++j)
+      for (SparseMatrix::InnerIterator it(A, j); it; ++it) {
+        const int bi = static_cast<int>(it.row()) / bs, bj = j / bs;
+        if (bi == bj) continue;
+        t.emplace_back(bi, bj, 1.0);
+        t.emplace_back(bj, bi, 1.0);
+      }
+    G.setFromTriplets(t.begin(), t.end());
+  }
+  std::vector<int> order(nb);  // order[new] = old node
+  if (nb > 1) {
+    Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> P;
+    Eigen::AMDOrdering<int>()(G, P);
+    for (int k = 0; k < nb; ++k) order[k] = P.indices()[k];
+  } else {
+    for (int k = 0; k < nb; ++k) order[k] = k;
+  }
+
+  // elimination tree, postordered so that every subtree (hence every supernode) is contiguous
+  std::vector<int> lptr, lidx, parent;
+  permuted_lower(nb, G, order, lptr, lidx);
+  elimination_tree(nb, lptr, lidx, parent);
+  {
+    std::vector<int> head(nb, -1), next(nb, -1), post, stack;
+    post.reserve(nb);
+    for (int j = nb - 1; j >= 0; --j)
+      if (parent[j] != -1) {
+        next[j] = head[parent[j]];
+        head[parent[j]] = j;
+      }
+    for (int r = 0; r < nb; ++r) {
+      if (parent[r] != -1) continue;
+      stack.push_back(r);
+      while (!stack.empty()) {  // iterative DFS: emit a node after all its children
+        const int p = stack.back();
+        const int c = head[p];
+        if (c == -1) {
+          stack.pop_back();
+          post.push_back(p);
+        } else {
+          head[p] = next[c];
+          stack.push_back(c);
+        }
+      }
+    }
+    std::vector<int> order2(nb);
+    for (int k = 0; k < nb; ++k) order2[k] = order[post[k]];
+    order.swap(order2);
+  }
+  permuted_lower(nb, G, order, lptr, lidx);
+  elimination_tree(nb, lptr, lidx, parent);
+
+  // column structures of the node-level factor (strictly below the diagonal), row by row
+  std::vector<std::vector<int>> colstruct(nb);
+  {
+    std::vector<int> mark(nb, -1);
+    for (int k = 0; k < nb; ++k) {
+      mark[k] = k;
+      for (int p = lptr[k]; p < lptr[k + 1]; ++p)
+        for (int i = lidx[p]; mark[i] != k; i = parent[i]) {
+          colstruct[i].push_back(k);
+          mark[i] = k;
+        }
+    }
+  }
+  auto cnt = [&](int j) { return static_cast<long>(colstruct[j].size()); };
+
+  // fundamental supernodes, then relaxed amalgamation (child merged into its parent when the
+  // child is the parent's last child, i.e. numbered right before it)
+  std::vector<int> fund;  // first node of each fundamental supernode
+  for (int j = 0; j < nb; ++j)
+    if (j == 0 || !(parent[j - 1] == j && cnt(j - 1) == cnt(j) + 1)) fund.push_back(j);
+  fund.push_back(nb);
+  std::vector<int> sn_node;  // first node of each supernode
+  if (nb > 0) {
+    auto real_nnz = [&](int a, int b) {
+      long r = 0;
+      for (int j = a; j < b; ++j) r += cnt(j) + 1;
+      return r;
+    };
+    int a = fund[0];
+    long real = real_nnz(fund[0], fund[1]);
+    sn_node.push_back(a);
+    for (size_t f = 1; f + 1 < fund.size(); ++f) {
+      const int b = fund[f], c = fund[f + 1];
+      const long real_t = real_nnz(b, c);
+      bool merge = false;
+      if (parent[b - 1] == b) {
+        const long k = c - a;
+        const long entries = k * (k + 1) / 2 + k * cnt(c - 1);
+        const double zeros = static_cast<double>(entries - (real + real_t)) / entries;
+        const long cols = k * bs;
+        merge = (cols <= kRelaxCols[0]) || (cols <= kRelaxCols[1] && zeros < kRelaxZeros[0]) ||
+                (cols <= kRelaxCols[2] && zeros < kRelaxZeros[1]) || zeros < kRelaxZeros[2];
+      }
+      if (merge) {
+        real += real_t;
+      } else {
+        a = b;
+        real = real_t;
+        sn_node.push_back(a);
+      }
+    }
+  }
+  sn_node.push_back(nb);
+  const int ns = static_cast<int>(sn_node.size()) - 1;
+
+  // DOF-level supernodes
+  perm_.resize(n_);
+  for (int k = 0; k < nb; ++k)
+    for (int d = 0; d < bs; ++d) perm_[k * bs + d] = order[k] * bs + d;
+  sn_col_.resize(ns + 1);
+  sn_rowptr_.assign(ns + 1, 0);
+  sn_valptr_.assign(ns + 1, 0);
+  sn_rows_.clear();
+  std::vector<int> col_sn(n_);
+  for (int s = 0; s < ns; ++s) {
+    const int a = sn_node[s], b = sn_node[s + 1];
+    sn_col_[s] = a * bs;
+    for (int j = a; j < b; ++j)
+      for (int d = 0; d < bs; ++d) {
+        sn_rows_.push_back(j * bs + d);
+        col_sn[j * bs + d] = s;
+      }
+    for (int j : colstruct[b - 1])
+      for (int d = 0; d < bs; ++d) sn_rows_.push_back(j * bs + d);
+    sn_rowptr_[s + 1] = static_cast<int>(sn_rows_.size());
+    const size_t nrow = sn_rowptr_[s + 1] - sn_rowptr_[s];
+    sn_valptr_[s + 1] = sn_valptr_[s] + nrow * (b - a) * bs;
+  }
+  sn_col_[ns] = n_;
+  values_.assign(sn_valptr_[ns], 0.0);
+
+  // update lists: source supernode K, rows [r1, r2) of K fall in the columns of target J
+  upd_ptr_.assign(ns + 1, 0);
+  size_t max_m = 0, max_w = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<int> fill;
+    if (pass == 1) {
+      for (int s = 0; s < ns; ++s) upd_ptr_[s + 1] += upd_ptr_[s];
+      upd_.resize(upd_ptr_[ns]);
+      fill.assign(upd_ptr_.begin(), upd_ptr_.end() - 1);
+    }
+    for (int k = 0; k < ns; ++k) {
+      const int begin = sn_rowptr_[k], end = sn_rowptr_[k + 1];
+      const int ncol = sn_col_[k + 1] - sn_col_[k];
+      for (int r1 = ncol; r1 < end - begin;) {
+        const int t = col_sn[sn_rows_[begin + r1]];
+        int r2 = r1 + 1;
+        while (r2 < end - begin && sn_rows_[begin + r2] < sn_col_[t + 1]) ++r2;
+        if (pass == 0) {
+          ++upd_ptr_[t + 1];
+          max_m = std::max(max_m, static_cast<size_t>(end - begin - r1));
+          max_w = std::max(max_w, static_cast<size_t>(r2 - r1));
+        } else {
+          upd_[fill[t]++] = Update{k, r1, r2};
+        }
+        r1 = r2;
+      }
+    }
+  }
+  rel_.resize(max_m);
+  tcol_.resize(max_w);
+  relpos_.assign(n_, 0);
+
+  // scatter map of A's values (lower triangle after permutation) into the panels
+  std::vector<int> inv(n_);
+  for (int k = 0; k < n_; ++k) inv[perm_[k]] = k;
+  a_map_.clear();
+  a_map_.reserve(A.nonZeros());
+  for (int j = 0; j < n_; ++j)
+    for (SparseMatrix::InnerIterator it(A, j); it; ++it) {
+      const int pi = inv[it.row()], pj = inv[j];
+      if (pi < pj) {
+        a_map_.push_back(-1);
+        continue;
+      }
+      const int s = col_sn[pj];
+      const int* rb = sn_rows_.data() + sn_rowptr_[s];
+      const int* re = sn_rows_.data() + sn_rowptr_[s + 1];
+      const int* pos = std::lower_bound(rb, re, pi);
+      if (pos == re || *pos != pi) throw std::logic_error("BlockCholesky: entry outside the factor");
+      a_map_.push_back(static_cast<std::ptrdiff_t>(sn_valptr_[s]) +
+                       static_cast<std::ptrdiff_t>(pj - sn_col_[s]) * (re - rb) + (pos - rb));
+    }
+  a_nnz_ = static_cast<std::ptrdiff_t>(a_map_.size());
+  analyzed_ = true;
+}
+
+bool BlockCholesky::factorize(const SparseMatrix& A) {
+  if (!analyzed_ || A.rows() != n_ || A.cols() != n_)
+    throw std::invalid_argument("BlockCholesky::factorize: not analysed for this matrix");
+  factorized_ = false;
+  std::fill(values_.begin(), values_.end(), 0.0);
+  std::ptrdiff_t p = 0;
+  for (int j = 0; j < n_; ++j)
+    for (SparseMatrix::InnerIterator it(A, j); it; ++it, ++p) {
+      if (p >= a_nnz_) throw std::invalid_argument("BlockCholesky::factorize: pattern changed");
+      if (a_map_[p] >= 0) values_[a_map_[p]] += it.value();
+    }
+  if (p != a_nnz_) throw std::invalid_argument("BlockCholesky::factorize: pattern changed");
+
+  const int ns = num_supernodes();
+  int* rel = rel_.data();
+  std::ptrdiff_t* tcol = tcol_.data();
+  for (int J = 0; J < ns; ++J) {
+    const int* rowsJ = sn_rows_.data() + sn_rowptr_[J];
+    const int nJ = sn_rowptr_[J + 1] - sn_rowptr_[J];
+    const int kJ = sn_col_[J + 1] - sn_col_[J];
+    const int c0 = sn_col_[J];
+    double* LJ = values_.data() + sn_valptr_[J];
+    if (upd_ptr_[J + 1] > upd_ptr_[J])
+      for (int i = 0; i < nJ; ++i) relpos_[rowsJ[i]] = i;
+    for (int u = upd_ptr_[J]; u < upd_ptr_[J + 1]; ++u) {
+      const Update& up = upd_[u];
+      const int K = up.source;
+      const int* rowsK = sn_rows_.data() + sn_rowptr_[K];
+      const int nK = sn_rowptr_[K + 1] - sn_rowptr_[K];
+      const int kK = sn_col_[K + 1] - sn_col_[K];
+      const int m = nK - up.r1, w = up.r2 - up.r1;
+      for (int i = 0; i < m; ++i) rel[i] = relpos_[rowsK[up.r1 + i]];
+      for (int c = 0; c < w; ++c)
+        tcol[c] = static_cast<std::ptrdiff_t>(rowsK[up.r1 + c] - c0) * nJ;
+      update(values_.data() + sn_valptr_[K] + up.r1, nK, kK, m, w, rel, tcol, LJ);
+    }
+    if (!panel_cholesky(LJ, nJ, kJ)) return false;
+  }
+  factorized_ = true;
+  return true;
+}
+
+void BlockCholesky::solve_many_in_place(Eigen::Ref<MatX> B) const {
+  if (B.rows() != n_) throw std::invalid_argument("BlockCholesky::solve: wrong size");
+  VecX x(n_);
+  for (Eigen::Index c = 0; c < B.cols(); ++c) {
+    x = B.col(c);
+    solve_in_place(x);
+    B.col(c) = x;
+  }
+}
+
+void BlockCholesky::solve_in_place(Eigen::Ref<VecX> b) const {
+  if (!factorized_) throw std::logic_error("BlockCholesky::solve: no factorization");
+  if (b.size() != n_) throw std::invalid_argument("BlockCholesky::solve: wrong size");
+  std::vector<double> ybuf(n_);
+  double* __restrict y = ybuf.data();
+  for (int k = 0; k < n_; ++k) y[k] = b[perm_[k]];
+  const int ns = num_supernodes();
+  for (int J = 0; J < ns; ++J) {  // L y = b
+    const int* rows = sn_rows_.data() + sn_rowptr_[J];
+    const int nJ = sn_rowptr_[J + 1] - sn_rowptr_[J];
+    const int kJ = sn_col_[J + 1] - sn_col_[J];
+    const double* L = values_.data() + sn_valptr_[J];
+    double* __restrict x = y + sn_col_[J];
+    for (int j = 0; j < kJ; ++j, L += nJ) {
+      const double xj = (x[j] /= L[j]);
+      for (int i = j + 1; i < kJ; ++i) x[i] -= L[i] * xj;
+      for (int i = kJ; i < nJ; ++i) y[rows[i]] -= L[i] * xj;
+    }
+  }
+  for (int J = ns - 1; J >= 0; --J) {  // Lᵀ x = y
+    const int* rows = sn_rows_.data() + sn_rowptr_[J];
+    const int nJ = sn_rowptr_[J + 1] - sn_rowptr_[J];
+    const int kJ = sn_col_[J + 1] - sn_col_[J];
+    double* __restrict x = y + sn_col_[J];
+    for (int j = kJ - 1; j >= 0; --j) {
+      const double* L = values_.data() + sn_valptr_[J] + static_cast<std::ptrdiff_t>(j) * nJ;
+      double s = x[j];
+      for (int i = j + 1; i < kJ; ++i) s -= L[i] * x[i];
+      for (int i = kJ; i < nJ; ++i) s -= L[i] * y[rows[i]];
+      x[j] = s / L[j];
+    }
+  }
+  for (int k = 0; k < n_; ++k) b[perm_[k]] = y[k];
+}
+
+BlockCholesky::VecX BlockCholesky::solve(const VecX& b) const {
+  VecX x = b;
+  solve_in_place(x);
+  return x;
+}
+
+BlockCholesky::MatX BlockCholesky::solve_many(const MatX& B) const {
+  MatX X = B;
+  solve_many_in_place(X);
+  return X;
+}
+
+}  // namespace suction

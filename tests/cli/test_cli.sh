@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# End-to-end checks of the `suction` executable: exit codes, error messages naming JSON
+# pointers, CSV header and determinism.  Usage: test_cli.sh SUCTION_BIN SCENES_DIR
+set -u
+bin=$1 scenes=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() {  # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then pass=$((pass + 1)); echo "ok   $name"; else fail=$((fail + 1)); echo "FAIL $name"; fi
+}
+
+# a Young's modulus replaced by a string: exit 2, names /materials/silicone/young
+sed 's/"young": "=young_mpa\*1e6"/"young": "soft"/' "$scenes/default.json" > "$tmp/bad.json"
+"$bin" validate "$tmp/bad.json" > "$tmp/out" 2> "$tmp/err"; rc=$?
+check "validate bad scene exits 2" test $rc -eq 2
+check "validate names the pointer" grep -q '/materials/silicone/young: expected a number, got string "soft"' "$tmp/err"
+"$bin" run "$tmp/bad.json" --steps 1 > /dev/null 2>&1; rc=$?
+check "run bad scene exits 2" test $rc -eq 2
+
+"$bin" validate "$scenes/default.json" > /dev/null 2>&1; rc=$?
+check "validate good scene exits 0" test $rc -eq 0
+"$bin" validate "$tmp/missing.json" > /dev/null 2>&1; rc=$?
+check "missing file exits 2" test $rc -eq 2
+"$bin" run "$scenes/default.json" --steps 2 --set /parameters/nope=3 > /dev/null 2> "$tmp/err"; rc=$?
+check "unknown parameter override exits 2" test $rc -eq 2
+check "unknown parameter override names it" grep -q '/parameters/nope' "$tmp/err"
+"$bin" frobnicate > /dev/null 2>&1; rc=$?
+check "unknown subcommand exits 2" test $rc -eq 2
+
+# CSV: fixed columns then probes; two runs identical
+"$bin" run "$scenes/default.json" --steps 20 --csv "$tmp/a.csv" --quiet > /dev/null; rc=$?
+check "run exits 0" test $rc -eq 0
+"$bin" run "$scenes/default.json" --steps 20 --csv "$tmp/b.csv" --quiet > /dev/null
+check "csv header" grep -q '^step,t,contacts,cavities,pressure_min,volume_total,air_total,hand_force,cup_z$' "$tmp/a.csv"
+check "csv has 21 data rows" test "$(($(wc -l < "$tmp/a.csv") - 1))" -eq 21
+check "two runs give identical CSV" cmp -s "$tmp/a.csv" "$tmp/b.csv"
+
+# a diverging run exits 1 and keeps the rows written so far
+"$bin" run "$scenes/default.json" --steps 50 --dt 1e3 --set /settings/divergence_energy_factor=1e-30 --csv "$tmp/d.csv" --quiet > /dev/null 2> "$tmp/err"; rc=$?
+check "diverging run exits 1" test $rc -eq 1
+check "diverging run says diverged" grep -qi 'diverg' "$tmp/err"
+check "diverging run kept its csv header" grep -q '^step,t' "$tmp/d.csv"
+
+# frames and bench
+"$bin" run "$scenes/cup_fall.json" --steps 4 --frames "$tmp/frames" --every 2 --quiet > /dev/null; rc=$?
+check "frames run exits 0" test $rc -eq 0
+check "pvd series written" test -f "$tmp/frames/series.pvd"
+"$bin" bench "$scenes/cup_fall.json" --steps 5 --warmup 1 --json "$tmp/bench.json" > "$tmp/out"; rc=$?
+check "bench exits 0" test $rc -eq 0
+check "bench json has free_motion" grep -q 'free_motion' "$tmp/bench.json"
+
+echo "$pass passed, $fail failed"
+test $fail -eq 0
