@@ -1,7 +1,8 @@
 #include "io/csv.h"
 
-#include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include <stdexcept>
 
@@ -10,11 +11,14 @@ namespace suction {
 std::string format_double(double x) {
   if (std::isnan(x)) return "nan";
   if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  // shortest round-trip representation (at most 24 chars for a double)
-  char buffer[32];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), x);
-  if (ec != std::errc()) return "nan";  // cannot happen with 32 chars
-  return std::string(buffer, end);
+  // shortest %.Ng that reads back to the same double (std::to_chars for doubles is missing
+  // from Emscripten 3.1.6's libc++; this gives identical text natively and in wasm)
+  char buffer[40];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buffer, sizeof(buffer), "%.*g", digits, x);
+    if (std::strtod(buffer, nullptr) == x) break;
+  }
+  return std::string(buffer);
 }
 
 std::string csv_field(const std::string& text) {

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build needs (Debian 12 / bookworm). Idempotent: when
+# everything is present it only runs one dpkg-query (well under a second) and no apt-get.
+# Usage: scripts/install-deps.sh [--check]   (--check: report missing packages, exit 1 if any)
+set -euo pipefail
+
+# The one list of build dependencies (CGAL comes with a later issue).
+PACKAGES=(
+  build-essential
+  cmake
+  libeigen3-dev
+  nlohmann-json3-dev
+  libcli11-dev
+  libgtest-dev
+  googletest
+  libbenchmark-dev
+  emscripten
+  nodejs
+)
+
+missing=()
+installed="$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${PACKAGES[@]}" 2>/dev/null || true)"
+for pkg in "${PACKAGES[@]}"; do
+  if [[ "$pkg" == nodejs ]] && command -v node >/dev/null 2>&1; then
+    continue  # any working node will do (e.g. NodeSource's or nvm's); don't replace it
+  fi
+  if ! grep -qx "$pkg installed" <<<"$installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all build dependencies present"
+  exit 0
+fi
+echo "install-deps: missing: ${missing[*]}"
+if [[ "${1:-}" == "--check" ]]; then
+  exit 1
+fi
+
+SUDO=()
+if [[ "$(id -u)" -ne 0 ]]; then
+  if command -v sudo >/dev/null 2>&1; then
+    SUDO=(sudo)
+  else
+    echo "install-deps: not root and no sudo; install as root: apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+echo "install-deps: installed ${missing[*]}"
