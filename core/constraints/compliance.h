@@ -1,5 +1,5 @@
-// Compliance (Delassus) matrices W = h H A⁻¹ Hᵀ (../shared/METHOD.md section 3).
-// Stage placeholder: the ComplianceBackend arrives with the frictional-contact issue.
+// Compliance stage (../shared/METHOD.md section 3): W = h H A⁻¹ Hᵀ through the selected
+// ComplianceBackend (constraints/compliance_backend.h).
 #pragma once
 #include "model/model.h"
 #include "model/state.h"
@@ -7,7 +7,11 @@
 
 namespace suction {
 
-/// 5a. builds W for the step's constraint rows.  (No rows yet.)
+/// 5a. builds W for the step's constraint rows.
 void build_compliance(const Model& model, const State& state, Workspace& work);
+
+/// 6 (first half). v += h A⁻¹ Hᵀ λ on FEM bodies (one solve with the step's factorization)
+/// and dynamic rigid bodies (Bernardin 2023, Eq. 3); v_free in work is corrected in place.
+void apply_constraint_impulses(const Model& model, const State& state, Workspace& work);
 
 }  // namespace suction

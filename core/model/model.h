@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "collision/contact.h"
 #include "common/types.h"
 #include "fem/corotational.h"
 #include "mesh/tet_mesh.h"
@@ -94,7 +95,9 @@ enum class ProbeKind {
   Velocity,          // body centre-of-mass velocity [m/s]
   NodeSetPosition,   // mean position of an FEM node set [m]
   DriverForce,       // force the driver exerts on its target [N]
-  Time               // simulated time [s]
+  Time,              // simulated time [s]
+  Displacement,      // travel of the body's centre of mass along `direction` since t = 0 [m]
+  ContactForce       // total contact force on the body [N]
 };
 
 /// A named quantity recorded every step.
@@ -105,6 +108,7 @@ struct Probe {
   std::vector<int> nodes;   // NodeSetPosition
   int driver = -1;          // DriverForce
   int component = 2;        // 0 x, 1 y, 2 z, 3 norm
+  Vec3 direction = Vec3::UnitX();  // Displacement: unit direction
   double scale = 1.0;       // multiplies the value (e.g. -1 to make a pull positive)
 };
 
@@ -113,11 +117,24 @@ struct SolverSettings {
   double tolerance = 1e-6;     // PGS residual tolerance
 };
 
+/// Friction coefficient of a pair of materials (overrides the per-material rule).
+struct FrictionPair {
+  int material_a = -1, material_b = -1;
+  double friction = 0.5;
+};
+
+struct ContactSettings {
+  CollisionSettings collision;           // alarm and contact distances [m]
+  std::vector<FrictionPair> friction_pairs;  // μ of a pair; otherwise min(μ_a, μ_b)
+};
+
 struct Settings {
   double dt = 0.01;                       // time step h [s]
   double duration = 1.0;                  // default run length [s]
   Vec3 gravity = Vec3(0, 0, -9.81);       // [m/s²]
   SolverSettings solver;
+  ContactSettings contact;
+  std::string compliance_backend = "cpu";  // "cpu" or "cuda" (built with SUCTION_WITH_CUDA)
   double p_atm = kPAtm;                   // ambient pressure [Pa]
   /// a step whose kinetic energy exceeds this many times the largest seen so far (plus the
   /// work scale m g L) is reported as diverging

@@ -22,6 +22,17 @@ Vec3 body_velocity(const Model& model, const State& state, BodyRef body) {
   return mass_weighted_mean(model.fem[body.index], state.fem[body.index].v);
 }
 
+Vec3 body_contact_force(const Model& model, const State& state, BodyRef body) {
+  // collision slots: FEM bodies first, then rigid bodies
+  const int slot = body.type == BodyType::Fem ? body.index : static_cast<int>(model.fem.size()) + body.index;
+  Vec3 f = Vec3::Zero();
+  for (const ContactForce& c : state.contacts) {
+    if (c.body_a == slot) f += c.force;
+    if (c.body_b == slot) f -= c.force;
+  }
+  return f;
+}
+
 double evaluate_probe(const Model& model, const State& state, const Probe& probe) {
   Vec3 value = Vec3::Zero();
   switch (probe.kind) {
@@ -41,6 +52,15 @@ double evaluate_probe(const Model& model, const State& state, const Probe& probe
     }
     case ProbeKind::DriverForce:
       value = state.driver_reaction[probe.driver];
+      break;
+    case ProbeKind::Displacement: {
+      const Vec3 c0 = probe.body.type == BodyType::Rigid
+                          ? model.rigid[probe.body.index].initial_position
+                          : mass_weighted_mean(model.fem[probe.body.index], model.fem[probe.body.index].rest.nodes);
+      return probe.scale * (body_center_of_mass(model, state, probe.body) - c0).dot(probe.direction);
+    }
+    case ProbeKind::ContactForce:
+      value = body_contact_force(model, state, probe.body);
       break;
   }
   const double v = probe.component == 3 ? value.norm() : value[probe.component];

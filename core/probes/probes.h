@@ -13,4 +13,7 @@ double evaluate_probe(const Model& model, const State& state, const Probe& probe
 Vec3 body_center_of_mass(const Model& model, const State& state, BodyRef body);
 Vec3 body_velocity(const Model& model, const State& state, BodyRef body);
 
+/// Sum of the last step's contact forces on a body [N].
+Vec3 body_contact_force(const Model& model, const State& state, BodyRef body);
+
 }  // namespace suction

@@ -127,7 +127,8 @@ void read_parameters(JsonReader& r, const Json& v, const std::string& ptr) {
 /// "settings"
 void read_settings(JsonReader& r, const Json& v, Settings& s) {
   ObjectView o(r, v, "/settings",
-               {"dt", "duration", "gravity", "p_atm", "solver", "divergence_energy_factor"});
+               {"dt", "duration", "gravity", "p_atm", "solver", "divergence_energy_factor", "contact",
+                "compliance_backend"});
   s.dt = o.number("dt", s.dt, Bounds::positive());
   s.duration = o.number("duration", s.duration, Bounds::positive());
   s.gravity = o.vec3("gravity", s.gravity);
@@ -137,6 +138,48 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
     ObjectView so(r, *solver, o.at("solver"), {"max_iterations", "tolerance"});
     s.solver.max_iterations = so.integer("max_iterations", s.solver.max_iterations, Bounds::at_least(1));
     s.solver.tolerance = so.number("tolerance", s.solver.tolerance, Bounds::positive());
+  }
+  s.compliance_backend = o.choice("compliance_backend", {"cpu", "cuda"}, s.compliance_backend).value_or("cpu");
+}
+
+/// "settings/contact": distances and friction pairs (after the materials, which pairs name)
+void read_contact_settings(SceneBuild& b, const Json& settings) {
+  JsonReader& r = b.reader;
+  const Json* v = settings.is_object() && settings.contains("contact") ? &settings["contact"] : nullptr;
+  if (!v) return;
+  ContactSettings& c = b.model.settings.contact;
+  ObjectView o(r, *v, "/settings/contact", {"alarm_distance", "contact_distance", "friction_pairs"},
+               "a contact settings object");
+  if (!o.valid()) return;
+  c.collision.alarm_distance = o.number("alarm_distance", c.collision.alarm_distance, Bounds::positive());
+  c.collision.contact_distance = o.number("contact_distance", c.collision.contact_distance, Bounds::non_negative());
+  const Json* pairs = o.find("friction_pairs");
+  if (!pairs || !expect_array(r, *pairs, o.at("friction_pairs"), "an array of {\"materials\": [a, b], \"friction\": mu}"))
+    return;
+  for (size_t i = 0; i < pairs->size(); ++i) {
+    const std::string ptr = pointer_child(o.at("friction_pairs"), std::to_string(i));
+    ObjectView po(r, (*pairs)[i], ptr, {"materials", "friction"}, "a friction pair object");
+    if (!po.valid()) continue;
+    FrictionPair fp;
+    fp.friction = po.required_number("friction", Bounds::non_negative()).value_or(fp.friction);
+    const Json* mats = po.require("materials");
+    if (!mats) continue;
+    if (!mats->is_array() || mats->size() != 2) {
+      r.issue(po.at("materials"), "expected an array of 2 material names, got " + describe_json(*mats));
+      continue;
+    }
+    int idx[2] = {-1, -1};
+    for (int k = 0; k < 2; ++k) {
+      const std::string mp = pointer_child(po.at("materials"), std::to_string(k));
+      const auto name = r.string((*mats)[k], mp);
+      if (!name) continue;
+      const auto it = b.material_index.find(*name);
+      if (it == b.material_index.end()) r.issue(mp, "unknown material '" + *name + "'");
+      else idx[k] = it->second;
+    }
+    fp.material_a = idx[0];
+    fp.material_b = idx[1];
+    if (idx[0] >= 0 && idx[1] >= 0) c.friction_pairs.push_back(fp);
   }
 }
 
@@ -178,6 +221,7 @@ Model build_scene(Json doc, const std::string& base_dir, const std::vector<Scene
   if (const Json* v = top.find("parameters")) read_parameters(r, *v, "/parameters");
   if (const Json* v = top.find("settings")) read_settings(r, *v, b.model.settings);
   if (const Json* v = top.find("materials")) read_materials(b, *v, "/materials");
+  if (const Json* v = top.find("settings")) read_contact_settings(b, *v);
   if (const Json* v = top.find("bodies")) read_bodies(b, *v, "/bodies");
   if (const Json* v = top.find("drivers")) read_drivers(b, *v, "/drivers");
   if (const Json* v = top.find("probes")) read_probes(b, *v, "/probes");

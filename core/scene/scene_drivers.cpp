@@ -245,6 +245,7 @@ struct ProbeType {
   bool node_set;   // needs "node_set" (fem body)
   bool driver;     // needs "driver"
   bool component;  // a vector quantity: "component" selects x, y, z or norm
+  bool direction = false;  // needs "direction": a vector to project on
 };
 const ProbeType kProbeTypes[] = {
     {"position", ProbeKind::Position, true, false, false, true},
@@ -252,6 +253,8 @@ const ProbeType kProbeTypes[] = {
     {"node_set_position", ProbeKind::NodeSetPosition, true, true, false, true},
     {"driver_force", ProbeKind::DriverForce, false, false, true, true},
     {"time", ProbeKind::Time, false, false, false, false},
+    {"displacement", ProbeKind::Displacement, true, false, false, false, true},
+    {"contact_force", ProbeKind::ContactForce, true, false, false, true},
 };
 /// columns the CSV writer always emits; probe names must differ
 const std::vector<std::string> kReservedColumns = {"step", "t", "contacts", "cavities", "pressure_min",
@@ -271,6 +274,7 @@ void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vecto
   if (!spec || spec->node_set) keys.push_back("node_set");
   if (!spec || spec->driver) keys.push_back("driver");
   if (!spec || spec->component) keys.push_back("component");
+  if (!spec || spec->direction) keys.push_back("direction");
   ObjectView o(r, v, ptr, keys, "a probe object");
   if (!o.valid()) return;
 
@@ -292,6 +296,13 @@ void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vecto
     const std::vector<std::string> comps = {"x", "y", "z", "norm"};
     auto c = o.choice("component", comps, "z");
     if (c) p.component = static_cast<int>(std::find(comps.begin(), comps.end(), *c) - comps.begin());
+  }
+  if (spec->direction) {
+    if (o.require("direction")) {
+      const Vec3 d = o.vec3("direction", Vec3::Zero());
+      if (d.norm() > 0.0) p.direction = d.normalized();
+      else r.issue(o.at("direction"), "expected a non-zero direction vector");
+    }
   }
   if (spec->body) {
     auto body_name = o.required_string("body");

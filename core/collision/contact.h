@@ -1,0 +1,33 @@
+// Contacts between body surfaces (../shared/METHOD.md sections 1 step 3 and 3): proximity of
+// surface features within an alarm distance at the free-motion positions.
+#pragma once
+#include <cstdint>
+
+#include "common/types.h"
+
+namespace suction {
+
+/// One side of a contact: a point of a body's surface as a weighted sum of 1 (vertex),
+/// 2 (edge) or 3 (triangle) surface vertices.
+struct ContactSide {
+  int body = -1;                          // slot in the detector's body list
+  int count = 1;                          // number of vertices used
+  std::array<int, 3> vertex{{-1, -1, -1}};  // surface vertex indices of that body
+  std::array<double, 3> weight{{0, 0, 0}};  // barycentric weights, sum 1
+};
+
+struct Contact {
+  ContactSide a, b;
+  Vec3 normal = Vec3::UnitZ();  // unit, from b towards a: moving a along +normal separates
+  Vec3 point_a = Vec3::Zero();  // world points at the detection positions [m]
+  Vec3 point_b = Vec3::Zero();
+  double gap = 0.0;             // (point_a − point_b)·normal − contact_distance [m]; < 0 too close
+  std::uint64_t key = 0;        // identity of the feature pair, stable across steps (warm start)
+};
+
+struct CollisionSettings {
+  double alarm_distance = 1e-3;    // features closer than this (plus contact distance) make contacts [m]
+  double contact_distance = 0.0;   // target separation of touching surfaces [m]
+};
+
+}  // namespace suction

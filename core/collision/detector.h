@@ -1,0 +1,43 @@
+// Collision detection between the surfaces of several bodies: a bounding volume hierarchy
+// over each body's triangles (topology built once, refit every step) and proximity queries
+// (vertex–triangle both ways, edge–edge) within the alarm distance.
+#pragma once
+#include <memory>
+
+#include "collision/contact.h"
+
+namespace suction {
+
+class TriangleBvh;
+
+class ContactDetector {
+ public:
+  ContactDetector();
+  ~ContactDetector();
+  ContactDetector(ContactDetector&&) noexcept;
+  ContactDetector& operator=(ContactDetector&&) noexcept;
+
+  /// Sets the bodies (fixed topology).  triangles[i]: body i's closed, outward-oriented
+  /// surface triangles (indices into its vertex list); movable[i]: false for bodies that never
+  /// move (fixed), whose pairs with other immovable bodies are skipped.
+  void set_bodies(std::vector<std::vector<Tri>> triangles, std::vector<bool> movable);
+
+  /// Pairs to test: by default every pair (i < j) with at least one movable body.
+  /// exclude_pair(i, j) removes a pair (e.g. a kinematic body and a fixed one).
+  void exclude_pair(int i, int j);
+
+  /// Finds the contacts at the given world positions of every body's surface vertices
+  /// (positions[i]: #vertices_i×3).  Deterministic order.  Each contact has a.body < b.body
+  /// or is oriented so that normal points from b to a.
+  const std::vector<Contact>& detect(const std::vector<Points>& positions,
+                                     const CollisionSettings& settings);
+
+  const std::vector<Contact>& contacts() const { return contacts_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::vector<Contact> contacts_;
+};
+
+}  // namespace suction

@@ -1,0 +1,67 @@
+// Projected Gauss-Seidel on single contacts with known answers.
+#include <gtest/gtest.h>
+
+#include "solver/pgs.h"
+
+using namespace suction;
+
+namespace {
+// a point mass m resting on a plane: W = h/m I (3 rows)
+Eigen::MatrixXd point_mass_W(double m, double h) { return (h / m) * Eigen::MatrixXd::Identity(3, 3); }
+}  // namespace
+
+TEST(Pgs, RestingPointMassCarriesItsWeight) {
+  const double m = 2.0, h = 0.01, g = 9.81;
+  // free motion fell by g h: u_free_n = -g h, gap at x_free = -g h² (as if from gap 0)
+  VecX u_free(3);
+  u_free << -g * h, 0, 0;
+  VecX lambda = VecX::Zero(3);
+  const auto r = solve_contacts_pgs(point_mass_W(m, h), u_free, {-g * h * h}, {0.5}, h, 50, 1e-12, lambda);
+  // end gap = gap + h (Wλ)_n = 0  ->  λ = m g (h... ) : h (h/m) λ = g h²  -> λ = m g
+  EXPECT_NEAR(lambda[0], m * g, 1e-9);
+  EXPECT_NEAR(lambda[1], 0.0, 1e-12);
+  EXPECT_LE(r.iterations, 3);
+}
+
+TEST(Pgs, SeparatingContactCarriesNothing) {
+  VecX u_free(3);
+  u_free << 1.0, 0.3, 0;
+  VecX lambda = VecX::Ones(3);  // a wrong warm start is undone
+  solve_contacts_pgs(point_mass_W(1, 0.01), u_free, {0.001}, {0.5}, 0.01, 50, 1e-12, lambda);
+  EXPECT_EQ(lambda[0], 0.0);
+  EXPECT_EQ(lambda.tail<2>().norm(), 0.0);
+}
+
+TEST(Pgs, StickWithinTheConeSlipOnItsBoundary) {
+  const double m = 1.0, h = 0.01, g = 9.81, mu = 0.5;
+  for (double tangential : {0.2, 0.8}) {  // sliding impulse below and above μ m g h
+    VecX u_free(3);
+    u_free << -g * h, tangential * mu * g * h * 2, 0;  // tangential free velocity
+    VecX lambda = VecX::Zero(3);
+    solve_contacts_pgs(point_mass_W(m, h), u_free, {-g * h * h}, {mu}, h, 100, 1e-12, lambda);
+    const double needed = m * u_free[1] / h;  // force that stops the sliding
+    const double lt = lambda.tail<2>().norm();
+    EXPECT_LE(lt, mu * lambda[0] * (1 + 1e-12));
+    if (needed < mu * m * g) EXPECT_NEAR(lambda[1], -needed, 1e-9);   // stick: stopped
+    else EXPECT_NEAR(lt, mu * lambda[0], 1e-9);                       // slip: on the cone
+  }
+}
+
+TEST(Pgs, SlipFrictionOpposesTheSlidingVelocityEvenWithAnisotropicCompliance) {
+  // maximal dissipation: when slipping, λ_t is antiparallel to the end-of-step sliding velocity,
+  // whatever the coupling in W (a rigid body's lever arms make W_tt anisotropic)
+  const double h = 0.01, mu = 0.4;
+  Eigen::MatrixXd W(3, 3);
+  W << 1.0, 0.2, 0.1, 0.2, 2.0, 0.7, 0.1, 0.7, 0.6;
+  W *= h;
+  VecX u_free(3);
+  u_free << -0.05, 3.0, 1.0;  // sliding fast: cannot stick
+  VecX lambda = VecX::Zero(3);
+  lambda << 0.0, 0.0, 5.0;  // a misleading warm start
+  const auto r = solve_contacts_pgs(W, u_free, {-0.0005}, {mu}, h, 500, 1e-13, lambda);
+  const VecX u = u_free + W * lambda;
+  const Eigen::Vector2d ut = u.tail<2>(), lt = lambda.tail<2>();
+  ASSERT_GT(ut.norm(), 1e-3);  // slipping
+  EXPECT_NEAR(lt.norm(), mu * lambda[0], 1e-9);
+  EXPECT_NEAR(lt.normalized().dot(ut.normalized()), -1.0, 1e-9) << r.iterations << " iterations";
+}
