@@ -6,7 +6,7 @@
 #   make wasm     configure + build build/wasm (em++, Release)
 #   make test     native build + ctest, then wasm build + ctest under node
 #   make demo     native build, then: suction run scenes/default.json
-#   make bench    native build, then: suction bench scenes/cup_fall.json
+#   make bench    native build, then: suction bench on cup_fall and default, compliance sweep
 #   make cuda     configure + build build/cuda (SUCTION_WITH_CUDA=ON, sm_90; compile only here)
 #   make clean    remove build/
 #
@@ -110,6 +110,8 @@ demo: native
 
 bench: native
 	$(SUCTION_BIN) bench scenes/cup_fall.json
+	$(SUCTION_BIN) bench scenes/default.json
+	bench/compliance_sweep.sh $(SUCTION_BIN)
 
 # --- CUDA (compile-only where no GPU is present) ----------------------------------------
 configure-cuda: deps
