@@ -19,6 +19,13 @@ using Points = std::vector<Vec3>;
 using Tet = std::array<int, 4>;
 using Tri = std::array<int, 3>;
 
+/// cross-product matrix: skew(w) v = w × v
+inline Mat3 skew(const Vec3& w) {
+  Mat3 W;
+  W << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;
+  return W;
+}
+
 constexpr double kPAtm = 101325.0;  // ambient pressure [Pa]
 constexpr double kPi = 3.14159265358979323846;
 

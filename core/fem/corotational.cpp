@@ -135,12 +135,6 @@ Mat12 warped_stiffness(const ElasticElements& el, int e, const Mat3& R) {
   return K;
 }
 
-static Mat3 skew(const Vec3& w) {
-  Mat3 W;
-  W << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;
-  return W;
-}
-
 Mat12 exact_element_tangent(const ElasticElements& el, const TetMesh& rest, const Points& x, int e) {
   const Mat3 F = deformation_gradient(el, rest, x, e);
   const Mat3 R = polar_rotation(F);

@@ -7,12 +7,6 @@ Mat3 world_inertia(const RigidBody& body, const Quat& orientation) {
   return R * body.inertia_body * R.transpose();
 }
 
-static Mat3 skew(const Vec3& w) {
-  Mat3 W;
-  W << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;
-  return W;
-}
-
 void rigid_free_motion(const RigidBody& body, const RigidBodyState& s, const Vec3& force,
                        double h, Vec3& v_free, Vec3& w_free) {
   v_free = s.velocity + h * force / body.mass;

@@ -22,7 +22,7 @@ std::string pointer_child(const std::string& parent, size_t index) {
   return parent + "/" + std::to_string(index);
 }
 
-static std::string format_number(double v) {
+std::string format_number(double v) {
   std::ostringstream s;
   s.precision(12);
   s << v;

@@ -23,6 +23,8 @@ std::string pointer_child(const std::string& parent, size_t index);
 
 /// A short description of a JSON value for messages: `string "abc"`, `an array of 2`, `true` ...
 std::string describe_json(const Json& value);
+/// a number as error messages show it (12 significant digits)
+std::string format_number(double v);
 
 /// "a, b, c"
 std::string join_names(const std::vector<std::string>& names);

@@ -23,13 +23,6 @@ SceneOverride parse_override(const std::string& text) {
 
 namespace {
 
-std::string format_value(double v) {
-  std::ostringstream s;
-  s.precision(12);
-  s << v;
-  return s.str();
-}
-
 const std::vector<std::string> kTopKeys = {"name",   "description", "parameters", "settings",
                                            "materials", "bodies",  "drivers",    "probes"};
 
@@ -115,11 +108,11 @@ void read_parameters(JsonReader& r, const Json& v, const std::string& ptr) {
     auto value = o.required_number("default");
     if (!value) continue;
     if (lo && *value < *lo)
-      r.issue(o.at("default"), "parameter '" + name + "' = " + format_value(*value) + " is below its min " +
-                                   format_value(*lo));
+      r.issue(o.at("default"), "parameter '" + name + "' = " + format_number(*value) + " is below its min " +
+                                   format_number(*lo));
     if (hi && *value > *hi)
-      r.issue(o.at("default"), "parameter '" + name + "' = " + format_value(*value) + " is above its max " +
-                                   format_value(*hi));
+      r.issue(o.at("default"), "parameter '" + name + "' = " + format_number(*value) + " is above its max " +
+                                   format_number(*hi));
     r.parameters()[name] = *value;
   }
 }

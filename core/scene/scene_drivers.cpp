@@ -7,24 +7,17 @@
 namespace suction {
 namespace {
 
-std::string format_time(double t) {
-  std::ostringstream s;
-  s.precision(12);
-  s << t;
-  return s.str();
-}
-
 /// times >= 0 and strictly increasing; time_pointer(i) names keyframe i's time
 template <class PointerOf>
 bool check_times(JsonReader& r, const std::vector<double>& t, PointerOf time_pointer) {
   for (size_t i = 0; i < t.size(); ++i) {
     if (t[i] < 0) {
-      r.issue(time_pointer(i), "keyframe times must be >= 0, got " + format_time(t[i]));
+      r.issue(time_pointer(i), "keyframe times must be >= 0, got " + format_number(t[i]));
       return false;
     }
     if (i > 0 && !(t[i] > t[i - 1])) {
-      r.issue(time_pointer(i), "keyframe times must be strictly increasing: t = " + format_time(t[i]) +
-                                   " follows t = " + format_time(t[i - 1]));
+      r.issue(time_pointer(i), "keyframe times must be strictly increasing: t = " + format_number(t[i]) +
+                                   " follows t = " + format_number(t[i - 1]));
       return false;
     }
   }
