@@ -375,12 +375,72 @@ bool BlockCholesky::factorize(const SparseMatrix& A) {
 }
 
 void BlockCholesky::solve_many_in_place(Eigen::Ref<MatX> B) const {
+  if (!factorized_) throw std::logic_error("BlockCholesky::solve: no factorization");
   if (B.rows() != n_) throw std::invalid_argument("BlockCholesky::solve: wrong size");
-  VecX x(n_);
-  for (Eigen::Index c = 0; c < B.cols(); ++c) {
-    x = B.col(c);
-    solve_in_place(x);
-    B.col(c) = x;
+  // right-hand sides in chunks, stored row-major (the chunk's values of one row contiguous), so
+  // each factor entry is read once per chunk and the inner loops run over contiguous columns
+  constexpr Eigen::Index kChunk = 32;
+  const int ns = num_supernodes();
+  std::vector<double> ybuf;
+  for (Eigen::Index c0 = 0; c0 < B.cols(); c0 += kChunk) {
+    const int m = static_cast<int>(std::min(kChunk, B.cols() - c0));
+    ybuf.assign(static_cast<size_t>(n_) * m, 0.0);
+    double* __restrict Y = ybuf.data();
+    for (int k = 0; k < n_; ++k)
+      for (int c = 0; c < m; ++c) Y[static_cast<size_t>(k) * m + c] = B(perm_[k], c0 + c);
+    for (int J = 0; J < ns; ++J) {  // L Y = B; a supernode whose block is still zero adds nothing
+      const int* rows = sn_rows_.data() + sn_rowptr_[J];
+      const int nJ = sn_rowptr_[J + 1] - sn_rowptr_[J];
+      const int kJ = sn_col_[J + 1] - sn_col_[J];
+      double* __restrict X = Y + static_cast<size_t>(sn_col_[J]) * m;
+      bool zero = true;
+      for (int q = 0; q < kJ * m && zero; ++q) zero = X[q] == 0.0;
+      if (zero) continue;
+      const double* L = values_.data() + sn_valptr_[J];
+      for (int j = 0; j < kJ; ++j, L += nJ) {
+        double* __restrict xj = X + static_cast<size_t>(j) * m;
+        const double inv = 1.0 / L[j];
+        for (int c = 0; c < m; ++c) xj[c] *= inv;
+        for (int i = j + 1; i < kJ; ++i) {
+          double* __restrict xi = X + static_cast<size_t>(i) * m;
+          const double l = L[i];
+          for (int c = 0; c < m; ++c) xi[c] -= l * xj[c];
+        }
+        for (int i = kJ; i < nJ; ++i) {
+          double* __restrict yi = Y + static_cast<size_t>(rows[i]) * m;
+          const double l = L[i];
+          for (int c = 0; c < m; ++c) yi[c] -= l * xj[c];
+        }
+      }
+    }
+    std::vector<double> acc(m);
+    for (int J = ns - 1; J >= 0; --J) {  // Lᵀ X = Y
+      const int* rows = sn_rows_.data() + sn_rowptr_[J];
+      const int nJ = sn_rowptr_[J + 1] - sn_rowptr_[J];
+      const int kJ = sn_col_[J + 1] - sn_col_[J];
+      double* __restrict X = Y + static_cast<size_t>(sn_col_[J]) * m;
+      for (int j = kJ - 1; j >= 0; --j) {
+        const double* L = values_.data() + sn_valptr_[J] + static_cast<std::ptrdiff_t>(j) * nJ;
+        double* __restrict s = acc.data();
+        const double* xj = X + static_cast<size_t>(j) * m;
+        for (int c = 0; c < m; ++c) s[c] = xj[c];
+        for (int i = j + 1; i < kJ; ++i) {
+          const double* xi = X + static_cast<size_t>(i) * m;
+          const double l = L[i];
+          for (int c = 0; c < m; ++c) s[c] -= l * xi[c];
+        }
+        for (int i = kJ; i < nJ; ++i) {
+          const double* yi = Y + static_cast<size_t>(rows[i]) * m;
+          const double l = L[i];
+          for (int c = 0; c < m; ++c) s[c] -= l * yi[c];
+        }
+        const double inv = 1.0 / L[j];
+        double* out = X + static_cast<size_t>(j) * m;
+        for (int c = 0; c < m; ++c) out[c] = s[c] * inv;
+      }
+    }
+    for (int k = 0; k < n_; ++k)
+      for (int c = 0; c < m; ++c) B(perm_[k], c0 + c) = Y[static_cast<size_t>(k) * m + c];
   }
 }
 
