@@ -41,13 +41,6 @@ Vec3 Driver::displacement(double t) const {
   return kind == DriverKind::Velocity ? keyframes.integral(t) : keyframes.value(t);
 }
 
-Vec3 Driver::velocity(double t) const {
-  if (kind == DriverKind::Velocity) return keyframes.value(t);
-  // slope of the position keyframes (right derivative)
-  const double dt = 1e-9;
-  return (keyframes.value(t + dt) - keyframes.value(t)) / dt;
-}
-
 std::optional<BodyRef> Model::find_body(const std::string& name) const {
   for (size_t i = 0; i < fem.size(); ++i)
     if (fem[i].name == name) return BodyRef{BodyType::Fem, static_cast<int>(i)};

@@ -86,8 +86,6 @@ struct Driver {
   Keyframes keyframes;
   /// displacement from the initial position at time t [m] (motion drivers)
   Vec3 displacement(double t) const;
-  /// velocity at time t [m/s] (motion drivers)
-  Vec3 velocity(double t) const;
 };
 
 enum class ProbeKind {
