@@ -41,6 +41,38 @@ TetMesh make_box(const Vec3& size, int nx, int ny, int nz) {
   return mesh;
 }
 
+SurfaceMesh make_curved_slab_surface(const Vec3& size, double radius, int resolution) {
+  if (!(size.minCoeff() > 0)) throw InputError("make_curved_slab_surface: size must be positive");
+  if (radius < 0) throw InputError("make_curved_slab_surface: radius must be >= 0 (0: flat)");
+  if (resolution < 2) throw InputError("make_curved_slab_surface: resolution must be >= 2");
+  const double half_w = radius > 0 ? std::min(0.5 * size.y(), 0.95 * radius) : 0.5 * size.y();
+  auto top = [&](double y) { return radius > 0 ? std::sqrt(radius * radius - y * y) - radius : 0.0; };
+  // the cross-section polygon in (y, z), counter-clockwise seen from +x: bottom-left,
+  // bottom-right, then the top arc from right to left
+  const double z_bottom = top(half_w) - size.z();
+  std::vector<std::array<double, 2>> poly;
+  poly.push_back({-half_w, z_bottom});
+  poly.push_back({half_w, z_bottom});
+  for (int i = 0; i <= resolution; ++i) {
+    const double y = half_w - 2.0 * half_w * i / resolution;
+    poly.push_back({y, top(y)});
+  }
+  const int n = static_cast<int>(poly.size());
+  SurfaceMesh m;
+  for (int side = 0; side < 2; ++side)
+    for (const auto& q : poly) m.vertices.emplace_back(side == 0 ? -0.5 * size.x() : 0.5 * size.x(), q[0], q[1]);
+  for (int i = 0; i < n; ++i) {  // side walls
+    const int j = (i + 1) % n;
+    m.triangles.push_back({i, j, n + j});
+    m.triangles.push_back({i, n + j, n + i});
+  }
+  for (int i = 1; i + 1 < n; ++i) {  // end caps (the polygon is convex): fans
+    m.triangles.push_back({0, i + 1, i});               // x = -lx/2, normal -x
+    m.triangles.push_back({n, n + i, n + i + 1});       // x = +lx/2, normal +x
+  }
+  return m;
+}
+
 SurfaceMesh make_box_surface(const Vec3& size) {
   if (!(size.minCoeff() > 0)) throw InputError("make_box_surface: size must be positive");
   SurfaceMesh s;

@@ -41,6 +41,10 @@ TetMesh make_cup(const CupParams& params);
 /// Closed triangle surfaces, outward oriented (for rigid bodies and obstacles).
 SurfaceMesh make_box_surface(const Vec3& size);
 SurfaceMesh make_cylinder_surface(double radius, double height, int resolution);
+/// A slab whose top face is a convex cylinder segment of the given radius (axis along x, apex
+/// at z = 0), or flat (radius 0); size = (length along x, width along y, thickness below the
+/// lowest top point).  The width is capped at 1.9·radius.  Closed, outward triangles.
+SurfaceMesh make_curved_slab_surface(const Vec3& size, double radius, int resolution);
 SurfaceMesh make_sphere_surface(double radius, int resolution);
 
 }  // namespace suction

@@ -2,6 +2,7 @@
 #pragma once
 #include <string>
 
+#include "common/aabb.h"
 #include "common/types.h"
 
 namespace suction {
@@ -52,11 +53,6 @@ double enclosed_volume(const SurfaceMesh& surface);
 void validate_closed_surface(const SurfaceMesh& surface, const std::string& what);
 
 /// Axis-aligned bounding box of a point set.
-struct Aabb {
-  Vec3 lo = Vec3::Constant(1e300);
-  Vec3 hi = Vec3::Constant(-1e300);
-  void extend(const Vec3& p) { lo = lo.cwiseMin(p); hi = hi.cwiseMax(p); }
-};
 Aabb bounding_box(const Points& points);
 
 /// Applies x <- R x + t to every point.

@@ -95,7 +95,11 @@ enum class ProbeKind {
   DriverForce,       // force the driver exerts on its target [N]
   Time,              // simulated time [s]
   Displacement,      // travel of the body's centre of mass along `direction` since t = 0 [m]
-  ContactForce       // total contact force on the body [N]
+  ContactForce,      // total contact force on the body [N]
+  CavityPressure,    // absolute pressure of a tracked cavity [Pa] (P_atm when there is none)
+  CavityVolume,      // its volume [m³] (0 when there is none)
+  CavityAir,         // its air N = P·V [J] (0 when there is none)
+  CavityCount        // number of active cavities
 };
 
 /// A named quantity recorded every step.
@@ -108,6 +112,7 @@ struct Probe {
   int component = 2;        // 0 x, 1 y, 2 z, 3 norm
   Vec3 direction = Vec3::UnitX();  // Displacement: unit direction
   double scale = 1.0;       // multiplies the value (e.g. -1 to make a pull positive)
+  int cavity = 0;           // Cavity*: the k-th active cavity, oldest first
 };
 
 struct SolverSettings {
@@ -126,6 +131,17 @@ struct ContactSettings {
   std::vector<FrictionPair> friction_pairs;  // μ of a pair; otherwise min(μ_a, μ_b)
 };
 
+/// Trapped air (../shared/METHOD.md sections 3 and 4).
+struct CavitySettings {
+  bool enabled = true;               // detect cavities and solve their pressure
+  double p_max = kPAtm;              // pressure above which air escapes [Pa] (≥ p_atm)
+  double sealing_distance = 5e-5;    // contacting vertices move this far into the other body [m]
+  double leak_rate = 0.0;            // Ṅ_leak per cavity: air flowing in [J/s] (N = P·V)
+  double remesh_seam_ratio = 0.01;   // recompute when seam area exceeds this share of the cavity's
+  double flattened_volume_ratio = 0.05;  // a vanished cavity below this share of its largest
+                                         // volume is kept (flattened), otherwise released
+};
+
 struct Settings {
   double dt = 0.01;                       // time step h [s]
   double duration = 1.0;                  // default run length [s]
@@ -134,6 +150,7 @@ struct Settings {
   ContactSettings contact;
   std::string compliance_backend = "cpu";  // "cpu" or "cuda" (built with SUCTION_WITH_CUDA)
   double p_atm = kPAtm;                   // ambient pressure [Pa]
+  CavitySettings cavity;
   /// a step whose kinetic energy exceeds this many times the largest seen so far (plus the
   /// work scale m g L) is reported as diverging
   double divergence_energy_factor = 1e6;

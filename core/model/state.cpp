@@ -27,6 +27,7 @@ State make_initial_state(const Model& model) {
     }
   }
   s.driver_reaction.assign(model.drivers.size(), Vec3::Zero());
+  s.driver_offset.assign(model.drivers.size(), Vec3::Zero());
   return s;
 }
 

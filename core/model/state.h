@@ -30,6 +30,31 @@ struct ContactForce {
   Vec3 force = Vec3::Zero();    // world force on a (−force on b) [N]
 };
 
+/// A point on a body's collision surface: slot (FEM bodies first, then rigid bodies), surface
+/// triangle and barycentric coordinates.  It follows the body as it moves and deforms.
+struct SurfacePoint {
+  int slot = -1;
+  int triangle = -1;
+  Vec3 bary = Vec3::Zero();
+};
+
+/// A trapped-air cavity between two bodies (../shared/METHOD.md section 4): a closed triangle
+/// mesh whose vertices are mapped to the bodies, and its air.
+struct CavityState {
+  int id = -1;                    // stable identity across recomputations
+  int slot_a = -1, slot_b = -1;   // the two bodies (collision slots, slot_a < slot_b)
+  std::vector<SurfacePoint> vertices;
+  std::vector<Tri> triangles;     // outward orientation (volume > 0)
+  int seam_begin = 0;             // triangles [seam_begin, end) join the seam copies
+  double air = 0.0;               // N = P·V [J]
+  double pressure = kPAtm;        // absolute pressure at the end of the last step [Pa]
+  double volume = 0.0;            // volume at the end of the last step [m³]
+  double outflow = 0.0;           // ΔN of the last step (≤ 0: air pushed out) [J]
+  double max_volume = 0.0;        // largest volume since detection [m³]
+  double seam_area0 = 0.0;        // seam area when detected (the sealing offset) [m²]
+  bool dormant = false;           // flattened: remembered (with its air) but exerts no force
+};
+
 struct State {
   double time = 0.0;   // [s]
   long step = 0;
@@ -37,6 +62,13 @@ struct State {
   std::vector<RigidBodyState> rigid;
   std::vector<Vec3> driver_reaction;  // per driver: force it exerted on its target last step [N]
   std::vector<ContactForce> contacts; // last step's contacts, sorted by key
+  std::vector<CavityState> cavities;  // tracked cavities
+  int next_cavity_id = 0;
+  /// contacts within the sealing distance at the last cavity update, (slot_a, slot_b, key)
+  /// sorted: a change for a pair of bodies triggers a new union for that pair
+  std::vector<std::array<std::uint64_t, 3>> sealing_contacts;
+  /// per driver: a user offset added to its displacement (interactive dragging) [m]
+  std::vector<Vec3> driver_offset;
 };
 
 /// The state at t = 0: rest positions, initial velocities.

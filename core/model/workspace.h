@@ -39,6 +39,12 @@ struct Workspace {
   VecX lambda;     // row forces [N]
   std::unique_ptr<ComplianceBackend> compliance;
 
+  // cavities: one row per active (non-dormant) cavity after the 3·num_contacts contact rows
+  std::vector<int> cavity_index;           // cavity row k -> index into State::cavities
+  std::vector<double> cavity_volume_free;  // V(x_free) of cavity row k [m³]
+  int cavity_unions = 0;                   // unions computed in this step
+  long cavity_union_failures = 0;          // unions that failed since reset (cavities kept)
+
   int num_contacts = 0;
   int num_constraints = 0;
   int solver_iterations = 0;

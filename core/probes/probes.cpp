@@ -38,6 +38,24 @@ double evaluate_probe(const Model& model, const State& state, const Probe& probe
   switch (probe.kind) {
     case ProbeKind::Time:
       return probe.scale * state.time;
+    case ProbeKind::CavityCount: {
+      int n = 0;
+      for (const CavityState& c : state.cavities) n += !c.dormant;
+      return probe.scale * n;
+    }
+    case ProbeKind::CavityPressure:
+    case ProbeKind::CavityVolume:
+    case ProbeKind::CavityAir: {
+      int k = 0;
+      for (const CavityState& c : state.cavities) {  // sorted by id: oldest first
+        if (c.dormant || k++ != probe.cavity) continue;
+        const double v = probe.kind == ProbeKind::CavityPressure ? c.pressure
+                         : probe.kind == ProbeKind::CavityVolume ? c.volume
+                                                                 : c.air;
+        return probe.scale * v;
+      }
+      return probe.scale * (probe.kind == ProbeKind::CavityPressure ? model.settings.p_atm : 0.0);
+    }
     case ProbeKind::Position:
       value = body_center_of_mass(model, state, probe.body);
       break;

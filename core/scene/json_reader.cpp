@@ -236,6 +236,12 @@ int ObjectView::integer(const std::string& key, int fallback, Bounds b) {
   return r_.integer(*v, at(key), b).value_or(fallback);
 }
 
+bool ObjectView::boolean(const std::string& key, bool fallback) {
+  const Json* v = find(key);
+  if (!v) return fallback;
+  return r_.boolean(*v, at(key)).value_or(fallback);
+}
+
 std::string ObjectView::string(const std::string& key, const std::string& fallback) {
   const Json* v = find(key);
   if (!v) return fallback;

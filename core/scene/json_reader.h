@@ -91,6 +91,7 @@ class ObjectView {
   std::optional<double> required_number(const std::string& key, Bounds b = {});
   std::optional<double> optional_number(const std::string& key, Bounds b = {});
   int integer(const std::string& key, int fallback, Bounds b = {});
+  bool boolean(const std::string& key, bool fallback);
   std::string string(const std::string& key, const std::string& fallback);
   std::optional<std::string> required_string(const std::string& key);
   std::optional<std::string> optional_string(const std::string& key);

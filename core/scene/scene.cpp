@@ -121,7 +121,7 @@ void read_parameters(JsonReader& r, const Json& v, const std::string& ptr) {
 void read_settings(JsonReader& r, const Json& v, Settings& s) {
   ObjectView o(r, v, "/settings",
                {"dt", "duration", "gravity", "p_atm", "solver", "divergence_energy_factor", "contact",
-                "compliance_backend"});
+                "compliance_backend", "cavity"});
   s.dt = o.number("dt", s.dt, Bounds::positive());
   s.duration = o.number("duration", s.duration, Bounds::positive());
   s.gravity = o.vec3("gravity", s.gravity);
@@ -133,6 +133,29 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
     s.solver.tolerance = so.number("tolerance", s.solver.tolerance, Bounds::positive());
   }
   s.compliance_backend = o.choice("compliance_backend", {"cpu", "cuda"}, s.compliance_backend).value_or("cpu");
+  if (const Json* cav = o.find("cavity")) {
+    ObjectView co(r, *cav, o.at("cavity"),
+                  {"enabled", "p_max", "sealing_distance", "leak_rate", "remesh_seam_ratio",
+                   "flattened_volume_ratio"},
+                  "a cavity settings object");
+    if (co.valid()) {
+      CavitySettings& c = s.cavity;
+      c.enabled = co.boolean("enabled", c.enabled);
+      c.p_max = co.number("p_max", s.p_atm, Bounds::positive());
+      if (c.p_max < s.p_atm)
+        r.issue(co.at("p_max"), "p_max = " + format_number(c.p_max) + " Pa is below p_atm = " +
+                                    format_number(s.p_atm) + " Pa (air would have to flow in)");
+      c.sealing_distance = co.number("sealing_distance", c.sealing_distance, Bounds::positive());
+      c.leak_rate = co.number("leak_rate", c.leak_rate, Bounds::non_negative());
+      c.remesh_seam_ratio = co.number("remesh_seam_ratio", c.remesh_seam_ratio, Bounds::positive());
+      c.flattened_volume_ratio =
+          co.number("flattened_volume_ratio", c.flattened_volume_ratio, Bounds::non_negative());
+    } else {
+      s.cavity.p_max = s.p_atm;
+    }
+  } else {
+    s.cavity.p_max = s.p_atm;
+  }
 }
 
 /// "settings/contact": distances and friction pairs (after the materials, which pairs name)

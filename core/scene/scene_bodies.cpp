@@ -35,7 +35,7 @@ int SceneBuild::default_material() {
 namespace {
 
 const std::vector<std::string> kBodyTypes = {"fem", "rigid", "fixed", "kinematic"};
-const std::vector<std::string> kGenerators = {"box", "cylinder", "sphere", "cup"};
+const std::vector<std::string> kGenerators = {"box", "cylinder", "sphere", "cup", "curved_slab"};
 
 std::vector<std::string> body_keys(const std::string& type) {
   std::vector<std::string> keys = {"name", "type", "material", "mesh", "position", "rotation"};
@@ -108,6 +108,17 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
     if (r.issue_count() != issues_before) return;
     if (fem) out.tets = make_sphere(*radius, res);
     else out.surface = make_sphere_surface(*radius, res);
+  } else if (*gen == "curved_slab") {
+    ObjectView o(r, v, ptr, {"generator", "size", "radius", "resolution"});
+    auto size = positive_vec3(r, o, "size");
+    const double radius = o.number("radius", 0.0, Bounds::non_negative());
+    const int res = o.integer("resolution", 48, Bounds::at_least(2));
+    if (r.issue_count() != issues_before || !size) return;
+    if (fem) {
+      r.issue(pointer_child(ptr, "generator"), "curved_slab is a rigid-body surface (use a fixed, kinematic or dynamic body)");
+      return;
+    }
+    out.surface = make_curved_slab_surface(*size, radius, res);
   } else {  // cup: every CupParams field by the same name
     ObjectView o(r, v, ptr,
                  {"generator", "radius", "height", "wall_thickness", "lip_thickness", "lip_angle_deg",

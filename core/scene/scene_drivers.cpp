@@ -239,6 +239,7 @@ struct ProbeType {
   bool driver;     // needs "driver"
   bool component;  // a vector quantity: "component" selects x, y, z or norm
   bool direction = false;  // needs "direction": a vector to project on
+  bool cavity = false;     // takes "cavity": which active cavity (0 = the oldest)
 };
 const ProbeType kProbeTypes[] = {
     {"position", ProbeKind::Position, true, false, false, true},
@@ -248,6 +249,10 @@ const ProbeType kProbeTypes[] = {
     {"time", ProbeKind::Time, false, false, false, false},
     {"displacement", ProbeKind::Displacement, true, false, false, false, true},
     {"contact_force", ProbeKind::ContactForce, true, false, false, true},
+    {"cavity_pressure", ProbeKind::CavityPressure, false, false, false, false, false, true},
+    {"cavity_volume", ProbeKind::CavityVolume, false, false, false, false, false, true},
+    {"cavity_air", ProbeKind::CavityAir, false, false, false, false, false, true},
+    {"cavity_count", ProbeKind::CavityCount, false, false, false, false},
 };
 /// columns the CSV writer always emits; probe names must differ
 const std::vector<std::string> kReservedColumns = {"step", "t", "contacts", "cavities", "pressure_min",
@@ -268,6 +273,7 @@ void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vecto
   if (!spec || spec->driver) keys.push_back("driver");
   if (!spec || spec->component) keys.push_back("component");
   if (!spec || spec->direction) keys.push_back("direction");
+  if (!spec || spec->cavity) keys.push_back("cavity");
   ObjectView o(r, v, ptr, keys, "a probe object");
   if (!o.valid()) return;
 
@@ -290,6 +296,7 @@ void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vecto
     auto c = o.choice("component", comps, "z");
     if (c) p.component = static_cast<int>(std::find(comps.begin(), comps.end(), *c) - comps.begin());
   }
+  if (spec->cavity) p.cavity = o.integer("cavity", 0, Bounds::at_least(0));
   if (spec->direction) {
     if (o.require("direction")) {
       const Vec3 d = o.vec3("direction", Vec3::Zero());

@@ -60,7 +60,9 @@ void free_motion(const Model& model, const State& state, Workspace& work) {
     Points v_held(b.rest.nodes.size(), Vec3::Zero());
     for (size_t n = 0; n < b.rest.nodes.size(); ++n) {
       const int c = b.node_constraint[n];
-      if (c >= 0) v_held[n] = (b.rest.nodes[n] + model.drivers[c].displacement(t_end) - s.x[n]) / h;
+      if (c >= 0)
+        v_held[n] = (b.rest.nodes[n] + model.drivers[c].displacement(t_end) + state.driver_offset[c] -
+                     s.x[n]) / h;
     }
     fem_free_motion(b, model.materials[b.material], s.x, s.v, v_held, fem_force[i], h,
                     work.fem[i], work.fem_v_free[i]);
@@ -84,8 +86,8 @@ void free_motion(const Model& model, const State& state, Workspace& work) {
         break;
       case RigidKind::Kinematic:
         w.v_free = b.driver >= 0
-                       ? Vec3((b.initial_position + model.drivers[b.driver].displacement(t_end) -
-                               s.position) / h)
+                       ? Vec3((b.initial_position + model.drivers[b.driver].displacement(t_end) +
+                               state.driver_offset[b.driver] - s.position) / h)
                        : Vec3::Zero();
         w.w_free.setZero();
         break;

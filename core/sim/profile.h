@@ -16,7 +16,8 @@ struct StepProfile {
   double total_ms = 0.0;                 // whole step [ms]
   int contacts = 0;                      // contacts found this step
   int constraints = 0;                   // constraint rows (3 per contact + 1 per cavity)
-  int cavities = 0;                      // tracked cavities
+  int cavities = 0;                      // active cavities (pressure rows)
+  int cavity_unions = 0;                 // mesh unions computed this step
   int solver_iterations = 0;             // PGS iterations used
   double solver_residual = 0.0;          // final PGS residual
 };

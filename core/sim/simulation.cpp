@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cavity/cavity.h"
+#include "cavity/cavity_build.h"
 #include "collision/collision.h"
 #include "common/error.h"
 #include "constraints/compliance.h"
@@ -92,7 +93,10 @@ void Simulation::step() {
     timed(Stage::Cavities, [&] { update_cavities(model_, state_, w); });    // 4. cavities
     timed(Stage::Compliance, [&] { build_compliance(model_, state_, w); }); // 5a. W = h H A⁻¹ Hᵀ
     timed(Stage::Solve, [&] { solve_constraints(model_, state_, w); });     // 5b. PGS
-    timed(Stage::Correction, [&] { correct_and_integrate(model_, state_, w); });  // 6.
+    timed(Stage::Correction, [&] {                                          // 6.
+      correct_and_integrate(model_, state_, w);
+      finish_cavities(model_, state_, w);
+    });
   } catch (const SimulationError& e) {
     state_ = before;
     throw SimulationError("step " + std::to_string(before.step + 1) + " (t = " +
@@ -101,6 +105,8 @@ void Simulation::step() {
   p.total_ms = ms_since(t_step);
   p.contacts = w.num_contacts;
   p.constraints = w.num_constraints;
+  p.cavities = static_cast<int>(w.cavity_index.size());
+  p.cavity_unions = w.cavity_unions;
   p.solver_iterations = w.solver_iterations;
   p.solver_residual = w.solver_residual;
   profile_ = p;
@@ -133,7 +139,21 @@ std::vector<double> Simulation::probe_values() const {
 CavitySummary Simulation::cavity_summary() const {
   CavitySummary c;
   c.pressure_min = model_.settings.p_atm;
+  for (const CavityState& cav : state_.cavities) {
+    if (cav.dormant) continue;
+    ++c.count;
+    c.pressure_min = std::min(c.pressure_min, cav.pressure);
+    c.volume_total += cav.volume;
+    c.air_total += cav.air;
+  }
   return c;
+}
+
+void Simulation::set_driver_offset(int driver, const Vec3& offset) {
+  if (driver < 0 || driver >= static_cast<int>(model_.drivers.size()))
+    throw InputError("set_driver_offset: no driver " + std::to_string(driver) + " (the scene has " +
+                     std::to_string(model_.drivers.size()) + ")");
+  state_.driver_offset[driver] = offset;
 }
 
 double Simulation::kinetic_energy() const {

@@ -11,7 +11,8 @@ namespace suction {
 
 struct Workspace;
 
-/// Cavity summary of the current state (the CSV's cavity columns).
+/// Cavity summary of the current state (the CSV's cavity columns); dormant (flattened)
+/// cavities are not counted.
 struct CavitySummary {
   int count = 0;
   double pressure_min = kPAtm;  // lowest absolute cavity pressure, P_atm when none [Pa]
@@ -40,6 +41,9 @@ class Simulation {
   /// Values of model().probes in the current state, in order.
   std::vector<double> probe_values() const;
   CavitySummary cavity_summary() const;
+  /// Interactive dragging: an offset added to driver d's prescribed displacement from the next
+  /// step on (move it smoothly: the driven nodes reach it within one step).
+  void set_driver_offset(int driver, const Vec3& offset);
   /// Kinetic energy of all dynamic bodies [J].
   double kinetic_energy() const;
 

@@ -5,12 +5,36 @@
 
 namespace suction {
 
-PgsResult solve_contacts_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
-                             const std::vector<double>& mu, double h, int max_iterations,
-                             double tolerance, VecX& lambda) {
+double cavity_pressure(double a, double volume_eff, CavityRow& row) {
+  row.outflow = 0.0;
+  if (row.air <= 0.0) return 0.0;  // vacuum
+  const double b = volume_eff - a * row.p_atm;
+  const double c = -row.air;
+  double p;
+  if (a <= 0.0) {
+    // no compliance (all walls fixed): the volume is what it is
+    p = volume_eff > 0.0 ? row.air / volume_eff : row.p_max;
+  } else {
+    // the root ≥ 0 of a P² + b P + c (discriminant ≥ b² since a > 0, c ≤ 0), written without
+    // cancellation for b > 0
+    const double disc = std::sqrt(b * b - 4.0 * a * c);
+    p = b > 0.0 ? (-2.0 * c) / (b + disc) : (-b + disc) / (2.0 * a);
+  }
+  if (p > row.p_max) {
+    p = row.p_max;
+    row.outflow = std::min(0.0, a * p * p + b * p + c);  // ΔN = a P² + b P − N ≤ 0
+    if (a <= 0.0) row.outflow = std::min(0.0, p * volume_eff - row.air);
+  }
+  return p;
+}
+
+PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
+                    const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h,
+                    int max_iterations, double tolerance, VecX& lambda) {
   const int nc = static_cast<int>(gap.size());
+  const int np = static_cast<int>(cavities.size());
   PgsResult result;
-  if (nc == 0) return result;
+  if (nc == 0 && np == 0) return result;
   // u = u_free + W λ kept up to date incrementally (column updates)
   VecX u = u_free + W * lambda;
   for (int it = 0; it < max_iterations; ++it) {
@@ -28,7 +52,7 @@ PgsResult solve_contacts_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const
       // W_tt⁻¹ step would skew wherever W_tt is anisotropic (rigid lever arms)
       const double wt = std::max(W(i + 1, i + 1), W(i + 2, i + 2));
       const Eigen::Vector2d ut = u.segment<2>(i + 1) + W.block<2, 1>(i + 1, i) * (l[0] - old[0]);
-      Eigen::Vector2d lt = old.tail<2>() - ut / wt;
+      Eigen::Vector2d lt = wt > 0.0 ? Eigen::Vector2d(old.tail<2>() - ut / wt) : Eigen::Vector2d::Zero();
       const double limit = mu[k] * l[0];
       const double norm = lt.norm();
       if (norm > limit) lt *= (norm > 0.0 ? limit / norm : 0.0);
@@ -41,19 +65,44 @@ PgsResult solve_contacts_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const
       max_change = std::max(max_change, delta.cwiseAbs().maxCoeff());
       max_force = std::max(max_force, l.cwiseAbs().maxCoeff());
     }
+    double max_dp = 0.0;
+    for (int k = 0; k < np; ++k) {
+      const int i = 3 * nc + k;
+      CavityRow& c = cavities[k];
+      const double a = h * W(i, i);
+      // V_eff: the free volume moved by every other force (contacts, other cavities)
+      const double v_eff = c.volume_free + h * ((u[i] - u_free[i]) - W(i, i) * lambda[i]);
+      const double p = cavity_pressure(a, v_eff, c);
+      c.pressure = p;
+      const double delta = (p - c.p_atm) - lambda[i];
+      if (delta != 0.0) {
+        u += W.col(i) * delta;
+        lambda[i] = p - c.p_atm;
+      }
+      max_dp = std::max(max_dp, std::abs(delta));
+    }
     result.iterations = it + 1;
-    result.residual = max_force > 0.0 ? max_change / max_force : 0.0;
+    result.residual = std::max(max_force > 0.0 ? max_change / max_force : 0.0,
+                               np > 0 ? max_dp / cavities[0].p_atm : 0.0);
     if (result.residual <= tolerance) break;
   }
   return result;
 }
 
+PgsResult solve_contacts_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
+                             const std::vector<double>& mu, double h, int max_iterations,
+                             double tolerance, VecX& lambda) {
+  std::vector<CavityRow> none;
+  return solve_pgs(W, u_free, gap, mu, none, h, max_iterations, tolerance, lambda);
+}
+
 void solve_constraints(const Model& model, State& state, Workspace& work) {
   const int nc = work.num_contacts;
-  work.lambda.setZero(3 * nc);
+  const int np = static_cast<int>(work.cavity_index.size());
+  work.lambda.setZero(3 * nc + np);
   work.solver_iterations = 0;
   work.solver_residual = 0.0;
-  if (nc == 0) return;
+  if (nc == 0 && np == 0) return;
   // warm start: last step's force of the same feature pair (state.contacts is sorted by key)
   for (int k = 0; k < nc; ++k) {
     const auto it = std::lower_bound(state.contacts.begin(), state.contacts.end(), work.contacts[k].key,
@@ -62,11 +111,29 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
         it->normal.dot(work.contacts[k].normal) > 0.99)
       work.lambda.segment<3>(3 * k) = it->local;
   }
+  const CavitySettings& cs = model.settings.cavity;
+  std::vector<CavityRow> cavities(np);
+  for (int k = 0; k < np; ++k) {
+    const CavityState& c = state.cavities[work.cavity_index[k]];
+    CavityRow& row = cavities[k];
+    row.volume_free = work.cavity_volume_free[k];
+    row.air = c.air;
+    row.p_atm = model.settings.p_atm;
+    row.p_max = std::max(cs.p_max, row.p_atm);
+    row.pressure = c.pressure;
+    work.lambda[3 * nc + k] = c.pressure - row.p_atm;  // warm start
+  }
   std::vector<double> gap(nc);
   for (int k = 0; k < nc; ++k) gap[k] = work.contacts[k].gap;
-  const PgsResult r = solve_contacts_pgs(work.W, work.u_free, gap, work.contact_mu, model.settings.dt,
-                                         model.settings.solver.max_iterations,
-                                         model.settings.solver.tolerance, work.lambda);
+  const PgsResult r = solve_pgs(work.W, work.u_free, gap, work.contact_mu, cavities, model.settings.dt,
+                                model.settings.solver.max_iterations, model.settings.solver.tolerance,
+                                work.lambda);
+  for (int k = 0; k < np; ++k) {
+    CavityState& c = state.cavities[work.cavity_index[k]];
+    c.pressure = cavities[k].pressure;
+    c.outflow = cavities[k].outflow;
+    c.air = std::max(0.0, c.air + c.outflow);
+  }
   work.solver_iterations = r.iterations;
   work.solver_residual = r.residual;
 }

@@ -18,6 +18,31 @@ struct PgsResult {
   double residual = 0.0;  // largest change of a force in the last sweep, relative to the largest force
 };
 
+/// One cavity's pressure row (METHOD.md section 3): row 3·#contacts + k of W for cavity k.
+struct CavityRow {
+  double volume_free = 0.0;  // V(x_free) [m³]
+  double air = 0.0;          // N at the start of the solve (after the leak) [J]
+  double p_atm = 101325.0;   // [Pa]
+  double p_max = 101325.0;   // [Pa]
+  // results
+  double pressure = 101325.0;  // absolute pressure P at the end of the step [Pa]
+  double outflow = 0.0;        // ΔN ≤ 0: air pushed out when P would exceed p_max [J]
+};
+
+/// The pressure of one cavity from the gas law P (V_eff + a (P − P_atm)) = N + ΔN with
+/// a = h·W_pp (the quadratic a P² + b P + c = 0, b = V_eff − a P_atm, c = −N), clamped at p_max
+/// with the outflow ΔN; N ≤ 0 is vacuum (P = 0).  Returns P; sets row.outflow.
+double cavity_pressure(double a, double volume_eff, CavityRow& row);
+
+/// Contacts and cavities together (paper Algorithm 2): each iteration sweeps the contact blocks,
+/// then solves each cavity's quadratic with the current forces (Gauss-Seidel).  lambda: rows
+/// 3k..3k+2 contact forces [N], row 3·nc + k the pressure difference P − P_atm of cavity k [Pa]
+/// (warm start in, solution out).  The residual is the larger of the contacts' (largest force
+/// change / largest force) and the cavities' (largest pressure change / P_atm).
+PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
+                    const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h,
+                    int max_iterations, double tolerance, VecX& lambda);
+
 /// The contact problem alone, for tests and backends: rows 3k, 3k+1, 3k+2 are contact k's
 /// normal and tangents; target normal velocity −gap_k/h; friction mu_k.  lambda: warm start in,
 /// solution out.

@@ -1,0 +1,384 @@
+// Cavities: volume and its gradient, the gas-law quadratic, Boyle's law with a rigid piston,
+// detection by mesh union (dome shells on a plate) and tracking through a forced remesh.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "cavity/cavity.h"
+#include "cavity/cavity_build.h"
+#include "mesh/generators.h"
+#include "scene/scene.h"
+#include "sim/simulation.h"
+#include "solver/pgs.h"
+
+using namespace suction;
+
+namespace {
+
+
+/// Surface of revolution about z of the polyline `profile` (r, z), `n` segments around.
+/// Ends with r = 0 become poles; otherwise the profile is a closed loop (last joins first).
+SurfaceMesh revolve(const std::vector<std::array<double, 2>>& profile, int n) {
+  SurfaceMesh m;
+  const int np = static_cast<int>(profile.size());
+  const bool pole0 = profile.front()[0] == 0.0, pole1 = profile.back()[0] == 0.0;
+  std::vector<std::vector<int>> ring(np);
+  for (int i = 0; i < np; ++i) {
+    const auto [r, z] = profile[i];
+    if (r == 0.0) {
+      ring[i].assign(n, static_cast<int>(m.vertices.size()));
+      m.vertices.emplace_back(0.0, 0.0, z);
+      continue;
+    }
+    for (int k = 0; k < n; ++k) {
+      const double a = 2.0 * kPi * k / n;
+      ring[i].push_back(static_cast<int>(m.vertices.size()));
+      m.vertices.emplace_back(r * std::cos(a), r * std::sin(a), z);
+    }
+  }
+  const bool closed_loop = !pole0 && !pole1;
+  const int segments = closed_loop ? np : np - 1;
+  for (int i = 0; i < segments; ++i) {
+    const std::vector<int>& p = ring[i];
+    const std::vector<int>& q = ring[(i + 1) % np];
+    for (int k = 0; k < n; ++k) {
+      const int k1 = (k + 1) % n;
+      if (q[k] != q[k1]) m.triangles.push_back({p[k], q[k1], q[k]});
+      if (p[k] != p[k1]) m.triangles.push_back({p[k], p[k1], q[k1]});
+    }
+  }
+  if (mesh_volume(m.vertices, m.triangles) < 0.0)  // make the orientation outward
+    for (Tri& t : m.triangles) std::swap(t[1], t[2]);
+  return m;
+}
+
+double hemisphere_z(double radius, double r) { return std::sqrt(std::max(0.0, radius * radius - r * r)); }
+
+/// A dome shell (inner radius ri, outer ro) standing on z = z0, optionally with a hole of
+/// radius hole through its top.
+SurfaceMesh dome(double ri, double ro, double z0, double hole = 0.0, int n = 48, int arcs = 16) {
+  std::vector<std::array<double, 2>> prof;
+  // inner surface from the top (pole or hole edge) down to the rim, then the annulus, then the
+  // outer surface up: with these directions the revolved triangles face outward
+  const double a_in = hole > 0 ? std::asin(hole / ri) : 0.0;
+  const double a_out = hole > 0 ? std::asin(hole / ro) : 0.0;
+  for (int i = 0; i <= arcs; ++i) {
+    const double a = a_in + (kPi / 2 - a_in) * i / arcs;  // angle from the axis
+    prof.push_back({ri * std::sin(a), z0 + ri * std::cos(a)});
+  }
+  for (int i = 0; i <= arcs; ++i) {
+    const double a = kPi / 2 - (kPi / 2 - a_out) * i / arcs;
+    prof.push_back({ro * std::sin(a), z0 + ro * std::cos(a)});
+  }
+  if (hole == 0.0) {
+    prof.front()[0] = 0.0;
+    prof.back()[0] = 0.0;
+  }
+  return revolve(prof, n);
+}
+
+/// The volume a dome's inner surface encloses with the plane z = z0 (the exact cavity of the
+/// tessellation): the inner hemisphere closed by its rim polygon.
+double inner_volume(double ri, double z0, int n = 48, int arcs = 16) {
+  double v = 0.0;
+  // stack of frusta between rings of the tessellated hemisphere: each ring is a regular n-gon
+  auto ngon_area = [&](double r) { return 0.5 * n * r * r * std::sin(2 * kPi / n); };
+  for (int i = 0; i < arcs; ++i) {
+    const double a0 = kPi / 2 * i / arcs, a1 = kPi / 2 * (i + 1) / arcs;
+    const double r0 = ri * std::sin(a0), r1 = ri * std::sin(a1);
+    const double h = ri * (std::cos(a0) - std::cos(a1));
+    const double A0 = ngon_area(r0), A1 = ngon_area(r1);
+    v += h / 3.0 * (A0 + A1 + std::sqrt(A0 * A1));
+  }
+  (void)z0;
+  return v;
+}
+
+UnionMesh as_union(const SurfaceMesh& s) { return UnionMesh{s.vertices, s.triangles}; }
+
+SurfaceMesh merge(const SurfaceMesh& a, const SurfaceMesh& b) {
+  SurfaceMesh m = a;
+  const int off = static_cast<int>(a.vertices.size());
+  for (const Vec3& v : b.vertices) m.vertices.push_back(v);
+  for (const Tri& t : b.triangles) m.triangles.push_back({t[0] + off, t[1] + off, t[2] + off});
+  return m;
+}
+
+/// Moves every vertex of `m` within `d` of the plane z = top down by `d` (the sealing offset).
+UnionMesh sealed(const SurfaceMesh& m, double top, double d) {
+  UnionMesh u = as_union(m);
+  for (Vec3& v : u.vertices)
+    if (v.z() - top <= d + 1e-12) v.z() -= d;
+  return u;
+}
+
+SurfaceMesh plate(double top) {
+  SurfaceMesh p = make_box_surface(Vec3(0.2, 0.2, 0.01));
+  for (Vec3& v : p.vertices) v.z() += top - 0.005;
+  return p;
+}
+
+/// Cavity vertex positions from its mapping onto the unmoved meshes a (slot 0) and b (slot 1).
+Points mapped(const CavityState& c, const SurfaceMesh& a, const SurfaceMesh& b) {
+  Points x;
+  for (const SurfacePoint& p : c.vertices) {
+    const SurfaceMesh& m = p.slot == 0 ? a : b;
+    const Tri& t = m.triangles[p.triangle];
+    x.push_back(p.bary[0] * m.vertices[t[0]] + p.bary[1] * m.vertices[t[1]] + p.bary[2] * m.vertices[t[2]]);
+  }
+  return x;
+}
+
+bool is_closed(const std::vector<Tri>& tris) {
+  std::map<std::pair<int, int>, int> edges;
+  for (const Tri& t : tris)
+    for (int e = 0; e < 3; ++e) edges[{t[e], t[(e + 1) % 3]}]++;
+  for (const auto& [e, count] : edges) {
+    if (count != 1) return false;
+    const auto twin = edges.find({e.second, e.first});
+    if (twin == edges.end() || twin->second != 1) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// volume and gradient
+
+TEST(CavityVolume, BoxVolumeAndGradientMatchFiniteDifferences) {
+  SurfaceMesh box = make_box_surface(Vec3(0.02, 0.03, 0.05));
+  EXPECT_NEAR(mesh_volume(box.vertices, box.triangles), 0.02 * 0.03 * 0.05, 1e-15);
+  // a distorted closed mesh: a sphere with random vertex jitter
+  SurfaceMesh s = make_sphere_surface(0.01, 10);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1e-3, 1e-3);
+  for (Vec3& v : s.vertices) v += Vec3(u(rng), u(rng), u(rng));
+  const Points g = mesh_volume_gradient(s.vertices, s.triangles);
+  double worst = 0.0, scale = 0.0;
+  const double eps = 1e-7;
+  for (size_t i = 0; i < s.vertices.size(); ++i)
+    for (int k = 0; k < 3; ++k) {
+      Points xp = s.vertices, xm = s.vertices;
+      xp[i][k] += eps;
+      xm[i][k] -= eps;
+      const double fd = (mesh_volume(xp, s.triangles) - mesh_volume(xm, s.triangles)) / (2 * eps);
+      worst = std::max(worst, std::abs(fd - g[i][k]));
+      scale = std::max(scale, std::abs(g[i][k]));
+    }
+  EXPECT_LT(worst / scale, 1e-6) << "worst relative error of dV/dx";
+  // translation invariance: Σ ∂V/∂x = 0 for a closed mesh
+  Vec3 sum = Vec3::Zero();
+  for (const Vec3& gi : g) sum += gi;
+  EXPECT_LT(sum.norm(), 1e-12 * scale * g.size());
+}
+
+// ---------------------------------------------------------------------------------------------
+// the gas-law quadratic
+
+TEST(CavityPressure, QuadraticSatisfiesTheGasLawClampsAndVacuum) {
+  const double p_atm = 101325.0;
+  for (double a : {1e-15, 1e-12, 1e-10}) {
+    for (double v : {1e-6, 5e-6, 2e-5}) {
+      CavityRow row;
+      row.air = p_atm * 1e-5;  // N of 10 cm³ at ambient
+      row.p_atm = p_atm;
+      row.p_max = 1e9;
+      const double p = cavity_pressure(a, v, row);
+      EXPECT_GE(p, 0.0);
+      EXPECT_NEAR(p * (v + a * (p - p_atm)), row.air, 1e-9 * row.air) << "a " << a << " V " << v;
+      EXPECT_EQ(row.outflow, 0.0);
+    }
+  }
+  // compressed beyond P_max: clamped, and the air that leaves makes the law hold at P_max
+  CavityRow row;
+  row.air = p_atm * 1e-5;
+  row.p_atm = p_atm;
+  row.p_max = p_atm;
+  const double a = 1e-12, v = 5e-6;
+  const double p = cavity_pressure(a, v, row);
+  EXPECT_EQ(p, p_atm);
+  EXPECT_LT(row.outflow, 0.0);
+  EXPECT_NEAR(p * (v + a * (p - p_atm)), row.air + row.outflow, 1e-9 * row.air);
+  // an expanding cavity never draws air in
+  CavityRow grow = row;
+  const double pg = cavity_pressure(a, 2e-5, grow);
+  EXPECT_LT(pg, p_atm);
+  EXPECT_EQ(grow.outflow, 0.0);
+  // vacuum
+  CavityRow empty = row;
+  empty.air = 0.0;
+  EXPECT_EQ(cavity_pressure(a, v, empty), 0.0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Boyle's law: a rigid piston driven into a sealed rigid cylinder (isothermal compression)
+
+namespace {
+
+const char* kPistonScene = R"({
+  "name": "piston",
+  "settings": {"dt": 0.002, "gravity": [0, 0, 0], "cavity": {"p_max": 1e7}},
+  "materials": {"steel": {"young": 2e11, "poisson": 0.3, "density": 7800, "friction": 0}},
+  "bodies": [
+    {"name": "cylinder", "type": "fixed", "material": "steel",
+     "mesh": {"generator": "box", "size": [0.04, 0.04, 0.01]}, "position": [0, 0, -0.005]},
+    {"name": "piston", "type": "kinematic", "material": "steel",
+     "mesh": {"generator": "box", "size": [0.04, 0.04, 0.01]}, "position": [0, 0, 0.025]}
+  ],
+  "drivers": [{"name": "push", "type": "position", "body": "piston",
+               "segments": [{"move": [0, 0, -0.012], "duration": 2.4}, {"hold": 0.6}]}]
+})";
+
+/// The surface point of `slot` at vertex v of its surface.
+SurfacePoint at_vertex(const SurfaceMesh& m, int slot, int v) {
+  for (size_t t = 0; t < m.triangles.size(); ++t)
+    for (int k = 0; k < 3; ++k)
+      if (m.triangles[t][k] == v) {
+        SurfacePoint p;
+        p.slot = slot;
+        p.triangle = static_cast<int>(t);
+        p.bary = Vec3::Zero();
+        p.bary[k] = 1.0;
+        return p;
+      }
+  return {};
+}
+
+}  // namespace
+
+TEST(CavityPressure, BoylesLawWithARigidPiston) {
+  Simulation sim(load_scene_text(kPistonScene, "", {}));
+  const Model& m = sim.model();
+  // the cylinder's bore: the box between the cylinder's top face (z = 0) and the piston's
+  // bottom face (z = 20 mm), walls mapped to the cylinder (bottom) and the piston (top)
+  const SurfaceMesh& cyl = m.rigid[0].surface;
+  const SurfaceMesh& pis = m.rigid[1].surface;
+  CavityState c;
+  c.id = 0;
+  c.slot_a = 0;
+  c.slot_b = 1;
+  const State& s0 = sim.state();
+  std::vector<int> bottom, top;
+  for (size_t v = 0; v < cyl.vertices.size(); ++v)
+    if ((s0.rigid[0].position + cyl.vertices[v]).z() > -1e-9) bottom.push_back(static_cast<int>(v));
+  for (size_t v = 0; v < pis.vertices.size(); ++v)
+    if ((s0.rigid[1].position + pis.vertices[v]).z() < 0.02 + 1e-9) top.push_back(static_cast<int>(v));
+  ASSERT_EQ(bottom.size(), 4u);
+  ASSERT_EQ(top.size(), 4u);
+  // order both squares by (x, y): 0 (-,-), 1 (+,-), 2 (-,+), 3 (+,+)
+  auto order = [&](std::vector<int>& idx, const SurfaceMesh& mesh) {
+    std::sort(idx.begin(), idx.end(), [&](int i, int j) {
+      const Vec3 &a = mesh.vertices[i], &b = mesh.vertices[j];
+      return a.y() != b.y() ? a.y() < b.y() : a.x() < b.x();
+    });
+  };
+  order(bottom, cyl);
+  order(top, pis);
+  for (int v : bottom) c.vertices.push_back(at_vertex(cyl, 0, v));  // 0..3
+  for (int v : top) c.vertices.push_back(at_vertex(pis, 1, v));     // 4..7
+  // a box 0..7 with outward triangles
+  c.triangles = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 5}, {0, 5, 4},
+                 {1, 3, 7}, {1, 7, 5}, {3, 2, 6}, {3, 6, 7}, {2, 0, 4}, {2, 4, 6}};
+  c.seam_begin = 12;
+  const double area = 0.04 * 0.04;
+  const double v0 = area * 0.02;
+  ASSERT_NEAR(mesh_volume(cavity_world_vertices(m, s0, c), c.triangles), v0, 1e-15);
+  c.volume = v0;
+  c.max_volume = v0;
+  c.air = m.settings.p_atm * v0;
+  c.pressure = m.settings.p_atm;
+  sim.mutable_state().cavities.push_back(c);
+
+  const double n0 = c.air;
+  double worst = 0.0;
+  ASSERT_EQ(sim.state().cavities.size(), 1u);
+  for (int i = 0; i < 1500; ++i) {  // 3 s
+    sim.step();
+    ASSERT_EQ(sim.state().cavities.size(), 1u) << "step " << i;
+    const CavityState& k = sim.state().cavities.at(0);
+    worst = std::max(worst, std::abs(k.pressure * k.volume - n0) / n0);
+    ASSERT_EQ(k.air, n0) << "no outflow, no leak: the air is constant";
+  }
+  EXPECT_LT(worst, 0.005) << "P·V = N at every step (Boyle)";
+  // driven from 20 mm to 8 mm: P = P_atm · 20/8, and the volume follows the piston
+  const CavityState& k = sim.state().cavities.at(0);
+  const double p_end = m.settings.p_atm * 20.0 / 8.0;
+  EXPECT_NEAR(k.volume, area * 0.008, 1e-9 * area * 0.008);
+  EXPECT_NEAR(k.pressure, p_end, 0.005 * p_end);
+  std::printf("Boyle piston: worst |PV - N|/N = %.2e, P_end = %.1f Pa (expected %.1f)\n", worst,
+              k.pressure, p_end);
+}
+
+// ---------------------------------------------------------------------------------------------
+// detection
+
+TEST(CavityDetection, DomePressedOnAPlateGivesOneCavityOfTheEnclosedVolume) {
+  const double ri = 0.02, ro = 0.024, d = 5e-5;
+  const SurfaceMesh a = dome(ri, ro, 0.0);
+  const SurfaceMesh b = plate(0.0);
+  const UnionMesh ua = sealed(a, 0.0, d), ub = as_union(b);
+  const auto comps = mesh_union_components(ua, ub);
+  const auto cavs = cavities_from_union(comps, ua, ub, 0, 1);
+  ASSERT_EQ(cavs.size(), 1u);
+  const CavityState& c = cavs[0];
+  EXPECT_TRUE(is_closed(c.triangles)) << "walls + seam quads form a closed mesh";
+  EXPECT_LT(c.seam_begin, static_cast<int>(c.triangles.size())) << "the seam has quads";
+  const Points x = mapped(c, a, b);
+  const double v = mesh_volume(x, c.triangles);
+  const double exact = inner_volume(ri, 0.0);
+  EXPECT_NEAR(v, exact, 0.01 * exact);
+  EXPECT_NEAR(exact, 2.0 / 3.0 * kPi * ri * ri * ri, 0.02 * exact) << "the tessellation is fine";
+  // every vertex lies on its body: dome vertices on the dome's surface, plate ones at z = 0
+  bool both[2] = {false, false};
+  for (size_t i = 0; i < x.size(); ++i) {
+    both[c.vertices[i].slot] = true;
+    if (c.vertices[i].slot == 1) EXPECT_NEAR(x[i].z(), 0.0, 1e-12);
+    else EXPECT_GE(x[i].z(), -1e-12);
+  }
+  EXPECT_TRUE(both[0] && both[1]);
+  std::printf("dome cavity: %.6e m^3 (enclosed %.6e, %+.3f %%), %zu triangles\n", v, exact,
+              100 * (v - exact) / exact, c.triangles.size());
+}
+
+TEST(CavityDetection, DomeLiftedBeyondTheSealingDistanceHasNoCavity) {
+  const double d = 5e-5;
+  const SurfaceMesh a = dome(0.02, 0.024, 2.5 * d);  // lifted 2.5 d: the offset does not reach
+  const UnionMesh ua = sealed(a, 0.0, d), ub = as_union(plate(0.0));
+  EXPECT_TRUE(cavities_from_union(mesh_union_components(ua, ub), ua, ub, 0, 1).empty());
+}
+
+TEST(CavityDetection, DomeWithAHoleHasNoCavity) {
+  const double d = 5e-5;
+  const SurfaceMesh a = dome(0.02, 0.024, 0.0, 0.004);
+  const UnionMesh ua = sealed(a, 0.0, d), ub = as_union(plate(0.0));
+  const auto comps = mesh_union_components(ua, ub);
+  EXPECT_EQ(comps.size(), 1u) << "the inside is connected to the outside through the hole";
+  EXPECT_TRUE(cavities_from_union(comps, ua, ub, 0, 1).empty());
+}
+
+TEST(CavityDetection, TwoDomesOnOnePlateGiveTwoCavities) {
+  const double d = 5e-5;
+  SurfaceMesh left = dome(0.01, 0.012, 0.0, 0.0, 32, 12), right = dome(0.015, 0.018, 0.0, 0.0, 32, 12);
+  for (Vec3& v : left.vertices) v.x() -= 0.03;
+  for (Vec3& v : right.vertices) v.x() += 0.03;
+  const SurfaceMesh a = merge(left, right);
+  const UnionMesh ua = sealed(a, 0.0, d), ub = as_union(plate(0.0));
+  const auto cavs = cavities_from_union(mesh_union_components(ua, ub), ua, ub, 0, 1);
+  ASSERT_EQ(cavs.size(), 2u);
+  std::vector<double> vols;
+  for (const CavityState& c : cavs) vols.push_back(mesh_volume(mapped(c, a, plate(0.0)), c.triangles));
+  std::sort(vols.begin(), vols.end());
+  EXPECT_NEAR(vols[0], inner_volume(0.01, 0, 32, 12), 0.02 * vols[0]);
+  EXPECT_NEAR(vols[1], inner_volume(0.015, 0, 32, 12), 0.02 * vols[1]);
+}
+
+TEST(CavityDetection, WindingNumberInsideTest) {
+  const SurfaceMesh s = make_sphere_surface(0.01, 12);
+  EXPECT_TRUE(point_inside_mesh(s.vertices, s.triangles, Vec3(0.001, 0.002, -0.003)));
+  EXPECT_FALSE(point_inside_mesh(s.vertices, s.triangles, Vec3(0.02, 0, 0)));
+  EXPECT_FALSE(point_inside_mesh(s.vertices, s.triangles, Vec3(0, 0, 0.0101)));
+}
