@@ -1,6 +1,8 @@
 // Cavity detection by mesh union, the seam duplication, tracking across recomputations, and
 // the per-step cavity rows (../shared/METHOD.md sections 3 and 4; docs/decisions.md).
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -258,11 +260,17 @@ void update_cavities(const Model& model, State& state, Workspace& work) {
     try {
       comps = mesh_union_components(ma, mb);
       ++work.cavity_unions;
-    } catch (const MeshUnionError&) {
+    } catch (const MeshUnionError& e) {
+      if (std::getenv("SUCTION_DEBUG_CAVITY")) std::fprintf(stderr, "t=%.3f union failed: %s\n", state.time, e.what());
       ++work.cavity_union_failures;  // keep the pair's cavities as they are; retry next change
       continue;
     }
     std::vector<CavityState> fresh = cavities_from_union(comps, ma, mb, pair.first, pair.second);
+    if (std::getenv("SUCTION_DEBUG_CAVITY")) {
+      std::fprintf(stderr, "t=%.3f pair %d-%d: %zu components:", state.time, pair.first, pair.second, comps.size());
+      for (const auto& cp : comps) std::fprintf(stderr, " %.3g", cp.volume);
+      std::fprintf(stderr, " -> %zu cavities\n", fresh.size());
+    }
     std::vector<int> old;
     for (size_t i = 0; i < state.cavities.size(); ++i)
       if (state.cavities[i].slot_a == pair.first && state.cavities[i].slot_b == pair.second)

@@ -1,0 +1,169 @@
+// The suction scenes' stories (../shared/SCENES.md): ground (push, hold, pull, release),
+// rigid_lift (the cube leaves the ground under the cup), pull_test (the peak force is bounded
+// by P_atm times the cup's area), and air conservation through forced recomputations.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "probes/probes.h"
+#include "scene/scene.h"
+#include "sim/simulation.h"
+
+using namespace suction;
+
+namespace {
+
+Model load(const std::string& name, const std::vector<std::string>& sets = {}) {
+  std::vector<SceneOverride> o;
+  for (const auto& s : sets) o.push_back(parse_override(s));
+  return load_scene_file(std::string(SUCTION_SCENES_DIR) + "/" + name, o);
+}
+
+int probe_index(const Model& m, const std::string& name) {
+  for (size_t i = 0; i < m.probes.size(); ++i)
+    if (m.probes[i].name == name) return static_cast<int>(i);
+  ADD_FAILURE() << "no probe " << name;
+  return 0;
+}
+
+struct Sample {
+  double t;
+  int cavities;
+  int contacts;
+  double pressure, volume, air, force, z;
+};
+
+std::vector<Sample> run(Simulation& sim, const std::string& force_probe, const std::string& z_probe) {
+  const int pf = probe_index(sim.model(), force_probe), pz = probe_index(sim.model(), z_probe);
+  const int pp = probe_index(sim.model(), "pressure"), pv = probe_index(sim.model(), "volume"),
+            pa = probe_index(sim.model(), "air");
+  std::vector<Sample> out;
+  const long steps = std::lround(sim.model().settings.duration / sim.model().settings.dt);
+  for (long i = 0; i < steps; ++i) {
+    sim.step();
+    const auto v = sim.probe_values();
+    out.push_back({sim.state().time, sim.cavity_summary().count, static_cast<int>(sim.state().contacts.size()),
+                   v[pp], v[pv], v[pa], v[pf], v[pz]});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(SuctionScenes, GroundPushHoldPullRelease) {
+  Simulation sim(load("ground.json"));
+  const double p_atm = sim.model().settings.p_atm;
+  const double z0 = sim.probe_values()[probe_index(sim.model(), "cup_z")];
+  const auto s = run(sim, "hand_force", "cup_z");
+  // push (0, 0.5 s]: a cavity forms at ambient pressure and air is pushed out
+  double n_first = 0.0, n_end_push = 0.0;
+  for (const Sample& x : s) {
+    if (x.t > 0.5 + 1e-9) break;
+    if (x.cavities > 0 && n_first == 0.0) n_first = x.air;
+    if (x.cavities > 0) n_end_push = x.air;
+  }
+  ASSERT_GT(n_first, 0.0) << "the cup seals while pushed";
+  // hold (0.5, 0.8]: ΔN < 0 since the seal formed, and P ≈ P_atm
+  int hold_samples = 0;
+  for (const Sample& x : s)
+    if (x.t > 0.5 + 1e-9 && x.t <= 0.8 + 1e-9 && x.cavities > 0) {
+      ++hold_samples;
+      EXPECT_LT(x.air, 0.5 * n_first) << "t = " << x.t << ": air was expelled";
+      EXPECT_NEAR(x.pressure, p_atm, 0.02 * p_atm) << "t = " << x.t;
+    }
+  EXPECT_GT(hold_samples, 10);
+  // pull (0.8 s, ...): the pressure falls below ambient while the hand pulls up and the cup holds
+  double p_min = p_atm, attached_pulling = 0.0, t_release = -1.0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const Sample& x = s[i];
+    if (x.t <= 0.8 + 1e-9) continue;
+    if (x.cavities > 0) p_min = std::min(p_min, x.pressure);
+    if (x.cavities > 0 && x.pressure < p_atm && x.force > 0.0) attached_pulling += sim.model().settings.dt;
+    if (t_release < 0 && x.cavities == 0 && i > 0 && s[i - 1].cavities > 0) t_release = x.t;
+  }
+  EXPECT_LT(p_min, 0.8 * p_atm) << "the pull lowers the cavity pressure";
+  EXPECT_GE(attached_pulling, 0.1) << "the cup stays attached for a visible time while pulled";
+  ASSERT_GT(t_release, 0.8) << "the cup lets go";
+  // after the release: no cavity, no contact, the cup above where it started
+  EXPECT_EQ(s.back().cavities, 0);
+  EXPECT_EQ(s.back().contacts, 0);
+  EXPECT_GT(s.back().z, z0 + 0.005);
+  std::printf("ground: N first %.4g J, end of push %.4g J, P_min %.0f Pa, pulled while attached %.2f s, "
+              "release at %.2f s\n", n_first, n_end_push, p_min, attached_pulling, t_release);
+}
+
+TEST(SuctionScenes, RigidLiftRaisesTheCubeUnderSuction) {
+  Simulation sim(load("rigid_lift.json"));
+  const double p_atm = sim.model().settings.p_atm;
+  const auto s = run(sim, "hand_force", "object_z");
+  const double z0 = 0.025;
+  double lift_under_suction = 0.0, p_when_lifted = p_atm;
+  bool rests_while_pressure_falls = false;
+  for (const Sample& x : s) {
+    if (x.cavities > 0 && x.pressure < p_atm && x.z - z0 > lift_under_suction) {
+      lift_under_suction = x.z - z0;
+      p_when_lifted = x.pressure;
+    }
+    // phase 2: the pressure falls below ambient while the cube still rests
+    if (x.cavities > 0 && x.pressure < 0.9 * p_atm && std::abs(x.z - z0) < 1e-4) rests_while_pressure_falls = true;
+  }
+  EXPECT_TRUE(rests_while_pressure_falls);
+  EXPECT_GT(lift_under_suction, 0.010) << "the cube rises more than 10 mm while P < P_atm";
+  std::printf("rigid_lift: cube lifted %.1f mm, P = %.0f Pa\n", 1e3 * lift_under_suction, p_when_lifted);
+}
+
+TEST(SuctionScenes, PullTestPeakForceIsBoundedByAtmosphericPressure) {
+  Simulation sim(load("pull_test.json"));
+  const double p_atm = sim.model().settings.p_atm;
+  const auto s = run(sim, "pull_force", "cup_z");
+  double peak = 0.0;
+  bool sealed = false;
+  for (const Sample& x : s) {
+    peak = std::max(peak, x.force);
+    sealed = sealed || x.cavities > 0;
+  }
+  const double radius = 0.01575;  // the scene's cup: 31.5 mm diameter
+  const double bound = p_atm * 3.14159265358979 * radius * radius;
+  EXPECT_TRUE(sealed);
+  EXPECT_GT(peak, 0.0);
+  EXPECT_LE(peak, bound) << "the pull can at most hold P_atm times the cup's area";
+  EXPECT_EQ(s.back().cavities, 0) << "it detaches";
+  std::printf("pull_test flat: peak %.3f N (bound P_atm*pi*r^2 = %.1f N)\n", peak, bound);
+}
+
+TEST(SuctionScenes, ForcedRecomputationsConserveAirWhileSealed) {
+  // no outflow (P_max high), no leak: N is constant while the cup is sealed, whatever the
+  // recomputations do
+  Simulation sim(load("ground.json", {"/settings/cavity/p_max=1e7", "/parameters/push_mm=4"}));
+  while (sim.state().time < 0.6 - 1e-9) sim.step();
+  ASSERT_EQ(sim.cavity_summary().count, 1);
+  const CavityState before = sim.state().cavities.at(0);
+  int unions = 0;
+  for (int i = 0; i < 20; ++i) {
+    sim.mutable_state().sealing_contacts.clear();  // forces a new union for the pair
+    sim.step();
+    unions += sim.profile().cavity_unions;
+    ASSERT_EQ(sim.cavity_summary().count, 1);
+    const CavityState& c = sim.state().cavities.at(0);
+    EXPECT_EQ(c.id, before.id) << "tracked across the recomputation";
+    EXPECT_DOUBLE_EQ(c.air, before.air) << "step " << i;
+    EXPECT_NEAR(c.pressure * c.volume, c.air, 0.02 * c.air) << "the gas law at the end of the step";
+    if (i == 19)
+      std::printf("remesh: N %.6g J kept over %d unions; PV/N - 1 = %.2e; PGS %d iterations, residual %.1e\n",
+                  c.air, unions, c.pressure * c.volume / c.air - 1, sim.profile().solver_iterations,
+                  sim.profile().solver_residual);
+  }
+  EXPECT_GE(unions, 20);
+}
+
+TEST(SuctionScenes, LeakLetsAirIn) {
+  const double rate = 0.05;  // J/s
+  Simulation sim(load("ground.json", {"/settings/cavity/p_max=1e7", "/parameters/push_mm=4",
+                                      "/settings/cavity/leak_rate=0.05"}));
+  while (sim.state().time < 0.6 - 1e-9) sim.step();
+  ASSERT_EQ(sim.cavity_summary().count, 1);
+  const double n0 = sim.state().cavities.at(0).air;
+  for (int i = 0; i < 10; ++i) sim.step();
+  EXPECT_NEAR(sim.state().cavities.at(0).air - n0, 10 * sim.model().settings.dt * rate, 1e-12);
+}
