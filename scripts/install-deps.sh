@@ -16,6 +16,8 @@ PACKAGES=(
   libbenchmark-dev
   emscripten
   nodejs
+  npm               # installs three / playwright-core for web/ (skipped when some npm is on PATH)
+  chromium          # headless browser for the web front end's e2e test (make test-web)
 )
 
 missing=()
@@ -23,6 +25,9 @@ installed="$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${PACKAGES[@]}
 for pkg in "${PACKAGES[@]}"; do
   if [[ "$pkg" == nodejs ]] && command -v node >/dev/null 2>&1; then
     continue  # any working node will do (e.g. NodeSource's or nvm's); don't replace it
+  fi
+  if [[ "$pkg" == npm ]] && command -v npm >/dev/null 2>&1; then
+    continue  # likewise any npm (NodeSource's node ships its own)
   fi
   if ! grep -qx "$pkg installed" <<<"$installed"; then
     missing+=("$pkg")

@@ -1,0 +1,204 @@
+// Boolean union of two closed triangle meshes with CGAL's Polygon Mesh Processing
+// corefinement (CGAL 5.5, Surface_mesh, Exact_predicates_inexact_constructions_kernel).
+// The only translation unit of the project that includes CGAL (see mesh_union.h).
+//
+// Provenance of the output faces: every input face carries an integer property
+// "f:suction_origin" = 2 * (input triangle index) + body.  Corefinement splits input faces in
+// place (the visitor copies the property of the split face onto its subfaces), then copies the
+// faces that bound the union into the output mesh (the visitor copies the property across).
+#include "cavity_cgal/mesh_union.h"
+
+#include <CGAL/config.h>  // first: decides CGAL_USE_GMP
+
+// Without GMP (the WebAssembly build), CGAL 5.5 with Boost <= 1.78 makes its exact field type
+// (the exact kernel corefinement uses for intersection points) Quotient<cpp_int>, which never
+// reduces its fractions: the exact in-circle tests of the constrained Delaunay triangulation of
+// split faces (frequent with nearly cocircular intersection points, e.g. a revolved cup on a
+// plane) then multiply numbers of thousands of bits.  Boost's cpp_rational (gcd-normalized,
+// CGAL's own choice for Boost > 1.78) is about 25 times faster on the dome test (natively:
+// 1.9 s -> 70 ms; GMP: 19 ms).  This specialization must precede every other CGAL include;
+// CGAL is compiled in this translation unit only, so it is seen consistently.
+#if !defined(CGAL_USE_GMP) && !defined(CGAL_USE_LEDA) && !defined(CGAL_USE_GMPXX)
+#include <boost/version.hpp>
+#if BOOST_VERSION <= 107800
+#include <boost/multiprecision/cpp_int.hpp>
+#include <CGAL/boost_mp.h>
+#include <CGAL/Number_types/internal/Exact_type_selector.h>
+namespace CGAL::internal {
+template <>
+struct Exact_field_selector<double> {
+  using Type = boost::multiprecision::cpp_rational;
+};
+}  // namespace CGAL::internal
+#endif
+#endif
+
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+#include <CGAL/Polygon_mesh_processing/connected_components.h>
+#include <CGAL/Polygon_mesh_processing/corefinement.h>
+#include <CGAL/Polygon_mesh_processing/orientation.h>
+#include <CGAL/Polygon_mesh_processing/self_intersections.h>
+#include <CGAL/Surface_mesh.h>
+#include <CGAL/boost/graph/helpers.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace suction {
+namespace {
+
+namespace PMP = CGAL::Polygon_mesh_processing;
+namespace params = CGAL::parameters;
+
+using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
+using Point = Kernel::Point_3;
+using Mesh = CGAL::Surface_mesh<Point>;
+using VertexIndex = Mesh::Vertex_index;
+using FaceIndex = Mesh::Face_index;
+using OriginMap = Mesh::Property_map<FaceIndex, int>;
+
+constexpr const char* kOriginProperty = "f:suction_origin";
+constexpr int kUntracked = -1;
+
+OriginMap origin_map(Mesh& m) {
+  return m.add_property_map<FaceIndex, int>(kOriginProperty, kUntracked).first;
+}
+
+// Builds a Surface_mesh from `in`, tagging each face with its origin code; throws
+// MeshUnionError naming the mesh when the input is not a closed, self-intersection-free,
+// outward-oriented 2-manifold.
+void build_input(const UnionMesh& in, int body, const std::string& name, Mesh& m) {
+  const int nv = static_cast<int>(in.vertices.size());
+  m.reserve(static_cast<Mesh::size_type>(nv), static_cast<Mesh::size_type>(3 * in.triangles.size() / 2),
+            static_cast<Mesh::size_type>(in.triangles.size()));
+  for (const Vec3& p : in.vertices) {
+    if (!p.allFinite()) throw MeshUnionError(name + " has a non-finite vertex coordinate");
+    m.add_vertex(Point(p.x(), p.y(), p.z()));
+  }
+  OriginMap origin = origin_map(m);
+  for (std::size_t t = 0; t < in.triangles.size(); ++t) {
+    const Tri& tri = in.triangles[t];
+    for (int i : tri)
+      if (i < 0 || i >= nv)
+        throw MeshUnionError(name + ": triangle " + std::to_string(t) + " has an invalid vertex index");
+    if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2])
+      throw MeshUnionError(name + ": triangle " + std::to_string(t) + " repeats a vertex");
+    const FaceIndex f = m.add_face(VertexIndex(tri[0]), VertexIndex(tri[1]), VertexIndex(tri[2]));
+    if (f == Mesh::null_face())
+      throw MeshUnionError(name + " is not an oriented 2-manifold (triangle " + std::to_string(t) +
+                           " cannot be added)");
+    origin[f] = 2 * static_cast<int>(t) + body;
+  }
+  if (in.triangles.empty()) throw MeshUnionError(name + " is empty");
+  if (!CGAL::is_closed(m)) throw MeshUnionError(name + " is not closed");
+  // isolated vertices would survive in the input but are harmless; drop them for the checks
+  if (PMP::does_self_intersect(m)) throw MeshUnionError(name + " self-intersects");
+  if (!PMP::is_outward_oriented(m)) throw MeshUnionError(name + " is not outward oriented");
+}
+
+// Propagates the origin property through corefinement: subfaces of a split input face inherit
+// its origin; faces copied into the output keep the origin of their source face.
+struct OriginVisitor : public PMP::Corefinement::Default_visitor<Mesh> {
+  struct Shared {
+    std::map<const Mesh*, OriginMap> maps;
+    int current = kUntracked;  // origin of the face being split
+  };
+  std::shared_ptr<Shared> s;  // the visitor is copied by value inside CGAL
+
+  explicit OriginVisitor(std::shared_ptr<Shared> shared) : s(std::move(shared)) {}
+
+  OriginMap& map_of(const Mesh& m) const {
+    auto it = s->maps.find(&m);
+    if (it == s->maps.end()) it = s->maps.emplace(&m, origin_map(const_cast<Mesh&>(m))).first;
+    return it->second;
+  }
+
+  void before_subface_creations(FaceIndex f_split, Mesh& tm) { s->current = map_of(tm)[f_split]; }
+  void after_subface_created(FaceIndex f_new, Mesh& tm) { map_of(tm)[f_new] = s->current; }
+  void after_face_copy(FaceIndex f_src, const Mesh& tm_src, FaceIndex f_tgt, Mesh& tm_tgt) {
+    map_of(tm_tgt)[f_tgt] = map_of(tm_src)[f_src];
+  }
+};
+
+}  // namespace
+
+std::vector<UnionComponent> mesh_union_components(const UnionMesh& a, const UnionMesh& b) {
+  Mesh ma, mb, out;
+  build_input(a, 0, "mesh a", ma);
+  build_input(b, 1, "mesh b", mb);
+
+  auto shared = std::make_shared<OriginVisitor::Shared>();
+  shared->maps.emplace(&ma, origin_map(ma));
+  shared->maps.emplace(&mb, origin_map(mb));
+  shared->maps.emplace(&out, origin_map(out));
+  OriginVisitor visitor(shared);
+
+  bool ok = false;
+  try {
+    ok = PMP::corefine_and_compute_union(ma, mb, out, params::visitor(visitor),
+                                         params::default_values(), params::default_values());
+  } catch (const MeshUnionError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw MeshUnionError(std::string("mesh union: CGAL corefinement failed: ") + e.what());
+  } catch (...) {
+    throw MeshUnionError("mesh union: CGAL corefinement failed (unknown exception)");
+  }
+  if (!ok)
+    throw MeshUnionError(
+        "mesh union: CGAL corefinement could not build the union as a manifold surface");
+
+  const OriginMap origin = origin_map(out);
+  Mesh::Property_map<FaceIndex, std::size_t> component =
+      out.add_property_map<FaceIndex, std::size_t>("f:suction_component", 0).first;
+  const std::size_t n_components = PMP::connected_components(out, component);
+
+  std::vector<UnionComponent> result(n_components);
+  std::vector<std::vector<int>> local(n_components);  // per component: out vertex -> local index
+  for (auto& l : local) l.assign(out.number_of_vertices() + out.number_of_removed_vertices(), -1);
+
+  for (FaceIndex f : out.faces()) {
+    const std::size_t c = component[f];
+    UnionComponent& uc = result[c];
+    const int code = origin[f];
+    if (code < 0)
+      throw MeshUnionError("mesh union: an output face could not be traced back to an input face");
+    Tri tri{};
+    int k = 0;
+    for (VertexIndex v : CGAL::vertices_around_face(out.halfedge(f), out)) {
+      int& idx = local[c][static_cast<std::size_t>(v.idx())];
+      if (idx < 0) {
+        const Point& p = out.point(v);
+        idx = static_cast<int>(uc.vertices.size());
+        uc.vertices.emplace_back(CGAL::to_double(p.x()), CGAL::to_double(p.y()),
+                                 CGAL::to_double(p.z()));
+      }
+      if (k < 3) tri[k] = idx;
+      ++k;
+    }
+    if (k != 3) throw MeshUnionError("mesh union: CGAL returned a non-triangular face");
+    uc.triangles.push_back(tri);
+    uc.face_body.push_back(code & 1);
+    uc.face_source.push_back(code >> 1);
+  }
+
+  for (UnionComponent& uc : result) {
+    // divergence theorem, relative to a vertex of the component (less cancellation)
+    const Vec3 o = uc.vertices.empty() ? Vec3::Zero() : uc.vertices.front();
+    double six_v = 0.0;
+    for (const Tri& t : uc.triangles)
+      six_v += (uc.vertices[t[0]] - o).cross(uc.vertices[t[1]] - o).dot(uc.vertices[t[2]] - o);
+    uc.volume = six_v / 6.0;
+  }
+  std::stable_sort(result.begin(), result.end(), [](const UnionComponent& x, const UnionComponent& y) {
+    return std::abs(x.volume) > std::abs(y.volume);
+  });
+  return result;
+}
+
+}  // namespace suction

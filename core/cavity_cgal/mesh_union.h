@@ -1,0 +1,41 @@
+// Boolean union of two closed triangle meshes and its connected components, with the origin
+// of every output face (../shared/METHOD.md section 4, steps 3 and 4).  The only place in the
+// project that includes CGAL: it is compiled into its own target, suction_cavity_cgal.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+
+namespace suction {
+
+/// A closed, consistently oriented (outward), self-intersection-free triangle mesh.
+struct UnionMesh {
+  Points vertices;
+  std::vector<Tri> triangles;
+};
+
+/// One connected component of the union's boundary.
+struct UnionComponent {
+  Points vertices;
+  std::vector<Tri> triangles;     // oriented as the union's boundary (outward of the solid)
+  std::vector<int> face_body;     // per triangle: 0 if it lies on mesh a, 1 if on mesh b
+  std::vector<int> face_source;   // per triangle: index of the input triangle it lies in
+  double volume = 0.0;            // signed, by the divergence theorem: the outer skin > 0,
+                                  // a void (cavity) inside the union < 0
+};
+
+/// Why a union could not be computed (input not closed, self-intersecting, or CGAL failed).
+class MeshUnionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Union of a and b (CGAL Polygon Mesh Processing corefinement), split into connected
+/// components (sorted by decreasing |volume|).  Two disjoint meshes give two components.
+/// Throws MeshUnionError naming the offending mesh ("mesh a"/"mesh b") when an input is not
+/// closed or self-intersects, or when the corefinement fails.
+std::vector<UnionComponent> mesh_union_components(const UnionMesh& a, const UnionMesh& b);
+
+}  // namespace suction
