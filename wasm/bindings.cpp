@@ -1,17 +1,174 @@
-// Embind facade of the simulator for JavaScript. Minimal for now: a later issue adds the
-// scene/simulation API.
+// Embind layer of the simulator for JavaScript: glue only.  Everything is implemented by
+// suction::wasm::Facade (facade.h); this file converts its results to JS values.  The API is
+// documented in docs/wasm-api.md (and typed in suction_wasm.d.ts).
+//
+// Typed arrays (Float32Array, Uint32Array, Float64Array) are views onto wasm memory, not
+// copies: they are valid until the next load/setOverride/step/reset (or the next call of the
+// same getter), and memory growth detaches them.  Re-acquire them after every such call.
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
+#include <fstream>
 #include <string>
+#include <vector>
+
+#include "facade.h"
 
 #ifndef SUCTION_VERSION
 #define SUCTION_VERSION "0.1.0"
 #endif
 
+using emscripten::val;
+using suction::wasm::Facade;
+
 namespace {
+
 std::string version() { return SUCTION_VERSION; }
+
+/// writes a file into the module's file system (MEMFS in the browser), e.g. a mesh that a
+/// scene references relative to its baseDir; '' or the error
+std::string write_file(const std::string& path, const std::string& data) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) return "cannot open '" + path + "' for writing";
+  out.write(data.data(), static_cast<std::streamsize>(data.size()));
+  return out ? "" : "cannot write '" + path + "'";
+}
+
+template <typename T>
+val view(const std::vector<T>& v) {
+  return val(emscripten::typed_memory_view(v.size(), v.data()));
+}
+
+val to_array(const std::vector<double>& v) {
+  val a = val::array();
+  for (size_t i = 0; i < v.size(); ++i) a.set(i, v[i]);
+  return a;
+}
+
+val to_array(const std::vector<std::string>& v) {
+  val a = val::array();
+  for (size_t i = 0; i < v.size(); ++i) a.set(i, v[i]);
+  return a;
+}
+
+// --- Simulator methods that need a conversion ------------------------------------------
+val surface_positions(Facade& f, int i) { return view(f.surface_positions(i)); }
+val surface_indices(Facade& f, int i) { return view(f.surface_indices(i)); }
+val cavity_positions(Facade& f, int k) { return view(f.cavity_positions(k)); }
+val cavity_indices(Facade& f, int k) { return view(f.cavity_indices(k)); }
+val cavity_seam(Facade& f, int k) { return view(f.cavity_seam(k)); }
+val contacts(Facade& f) { return view(f.contacts()); }
+val probe_values(Facade& f) { return view(f.probe_values()); }
+val probe_names(const Facade& f) { return to_array(f.probe_names()); }
+val overrides(const Facade& f) { return to_array(f.overrides()); }
+val driver_offset(const Facade& f, int k) { return to_array(f.driver_offset(k)); }
+val driver_reaction(const Facade& f, int k) { return to_array(f.driver_reaction(k)); }
+double step_count(const Facade& f) { return static_cast<double>(f.step_count()); }
+
+val cavity_info(const Facade& f, int k) {
+  const suction::wasm::CavityInfo c = f.cavity_info(k);
+  val o = val::object();
+  o.set("id", c.id);
+  o.set("pressure", c.pressure);
+  o.set("volume", c.volume);
+  o.set("air", c.air);
+  o.set("outflow", c.outflow);
+  o.set("dormant", c.dormant);
+  o.set("bodyA", c.body_a);
+  o.set("bodyB", c.body_b);
+  return o;
+}
+
+val profile(const Facade& f) {
+  const suction::wasm::ProfileInfo p = f.profile();
+  val o = val::object();
+  o.set("leak", p.leak);
+  o.set("free_motion", p.free_motion);
+  o.set("collision", p.collision);
+  o.set("cavities", p.cavities);
+  o.set("compliance", p.compliance);
+  o.set("solve", p.solve);
+  o.set("correction", p.correction);
+  o.set("total", p.total);
+  o.set("contacts", p.contacts);
+  o.set("constraints", p.constraints);
+  o.set("cavities_count", p.cavities_count);
+  o.set("iterations", p.iterations);
+  o.set("residual", p.residual);
+  return o;
+}
+
+val parameters(const Facade& f) {
+  val a = val::array();
+  int i = 0;
+  for (const suction::wasm::ParameterInfo& p : f.parameters()) {
+    val o = val::object();
+    o.set("name", p.name);
+    o.set("value", p.value);
+    o.set("min", p.min ? val(*p.min) : val::null());
+    o.set("max", p.max ? val(*p.max) : val::null());
+    o.set("unit", p.unit);
+    o.set("doc", p.doc);
+    a.set(i++, o);
+  }
+  return a;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(suction) {
   emscripten::function("version", &version);
+  emscripten::function("writeFile", &write_file);
+
+  emscripten::class_<Facade>("Simulator")
+      .constructor<>()
+      // scene and simulation
+      .function("load", &Facade::load)
+      .function("setOverride", &Facade::set_override)
+      .function("clearOverrides", &Facade::clear_overrides)
+      .function("overrides", &overrides)
+      .function("step", &Facade::step)
+      .function("reset", &Facade::reset)
+      .function("loaded", &Facade::loaded)
+      .function("time", &Facade::time)
+      .function("stepCount", &step_count)
+      .function("dt", &Facade::dt)
+      .function("duration", &Facade::duration)
+      .function("pAtm", &Facade::p_atm)
+      .function("sceneName", &Facade::scene_name)
+      .function("sceneDescription", &Facade::scene_description)
+      // bodies
+      .function("bodyCount", &Facade::body_count)
+      .function("bodyName", &Facade::body_name)
+      .function("bodyIsSoft", &Facade::body_is_soft)
+      .function("bodyIsFixed", &Facade::body_is_fixed)
+      .function("bodyKind", &Facade::body_kind)
+      .function("surfaceVertexCount", &Facade::surface_vertex_count)
+      .function("surfaceTriangleCount", &Facade::surface_triangle_count)
+      .function("surfacePositions", &surface_positions)
+      .function("surfaceIndices", &surface_indices)
+      // cavities
+      .function("cavityCount", &Facade::cavity_count)
+      .function("cavityInfo", &cavity_info)
+      .function("cavityPositions", &cavity_positions)
+      .function("cavityIndices", &cavity_indices)
+      .function("cavitySeam", &cavity_seam)
+      // contacts
+      .function("contactCount", &Facade::contact_count)
+      .function("contacts", &contacts)
+      // probes, profile
+      .function("probeNames", &probe_names)
+      .function("probeValues", &probe_values)
+      .function("profile", &profile)
+      // drivers
+      .function("driverCount", &Facade::driver_count)
+      .function("driverName", &Facade::driver_name)
+      .function("driverBody", &Facade::driver_body)
+      .function("setDriverOffset", &Facade::set_driver_offset)
+      .function("driverOffset", &driver_offset)
+      .function("driverReaction", &driver_reaction)
+      // parameters, CSV
+      .function("parameters", &parameters)
+      .function("csvHeader", &Facade::csv_header)
+      .function("csvRow", &Facade::csv_row);
 }

@@ -1,0 +1,499 @@
+#include "facade.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "cavity/cavity.h"
+#include "common/error.h"
+#include "io/csv.h"
+#include "model/model.h"
+#include "model/state.h"
+#include "rigid/rigid_dynamics.h"
+#include "scene/expression.h"
+#include "sim/simulation.h"
+
+namespace suction::wasm {
+
+namespace {
+
+using OrderedJson = nlohmann::ordered_json;
+
+/// the text of whatever exception is in flight, SceneError issues one per line
+std::string current_error() {
+  try {
+    throw;
+  } catch (const SceneError& e) {
+    return format_scene_error(e);
+  } catch (const InputError& e) {
+    return e.what();
+  } catch (const SimulationError& e) {
+    return std::string("simulation failed: ") + e.what();
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown error";
+  }
+}
+
+/// an override value as the scene loader reads it: JSON when it parses, a plain string otherwise
+OrderedJson override_json(const std::string& text) {
+  OrderedJson v = OrderedJson::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (v.is_discarded()) return OrderedJson(text);
+  return v;
+}
+
+/// "~1" -> "/", "~0" -> "~" (RFC 6901)
+std::string unescape_token(const std::string& token) {
+  std::string out;
+  for (size_t i = 0; i < token.size(); ++i) {
+    if (token[i] == '~' && i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
+      out += token[i + 1] == '0' ? '~' : '/';
+      ++i;
+    } else {
+      out += token[i];
+    }
+  }
+  return out;
+}
+
+/// The scene's parameters with the overrides applied, evaluated in file order as the loader
+/// does (only called once the scene has loaded, so every value is valid).
+std::vector<ParameterInfo> read_parameters(const std::string& text,
+                                           const std::vector<SceneOverride>& overrides) {
+  std::vector<ParameterInfo> out;
+  OrderedJson doc = OrderedJson::parse(text, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("parameters") ||
+      !doc["parameters"].is_object())
+    return out;
+  OrderedJson& params = doc["parameters"];
+  for (const SceneOverride& o : overrides) {
+    const std::string prefix = "/parameters/";
+    if (o.pointer.rfind(prefix, 0) != 0) continue;
+    const std::string name = unescape_token(o.pointer.substr(prefix.size()));
+    if (params.contains(name) && params[name].is_object())
+      params[name]["default"] = override_json(o.value);
+  }
+  std::map<std::string, double> values;
+  for (const auto& item : params.items()) {
+    const OrderedJson& p = item.value();
+    if (!p.is_object() || !p.contains("default")) continue;  // "comment" and the like
+    ParameterInfo info;
+    info.name = item.key();
+    const OrderedJson& d = p["default"];
+    try {
+      if (d.is_number()) {
+        info.value = d.get<double>();
+      } else if (d.is_string() && !d.get<std::string>().empty() && d.get<std::string>()[0] == '=') {
+        info.value = evaluate_expression(d.get<std::string>().substr(1), values);
+      } else {
+        continue;
+      }
+    } catch (const std::exception&) {
+      continue;
+    }
+    if (p.contains("min") && p["min"].is_number()) info.min = p["min"].get<double>();
+    if (p.contains("max") && p["max"].is_number()) info.max = p["max"].get<double>();
+    if (p.contains("unit") && p["unit"].is_string()) info.unit = p["unit"].get<std::string>();
+    if (p.contains("doc") && p["doc"].is_string()) info.doc = p["doc"].get<std::string>();
+    values[info.name] = info.value;
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+void append_xyz(std::vector<float>& out, const Vec3& p) {
+  out.push_back(static_cast<float>(p.x()));
+  out.push_back(static_cast<float>(p.y()));
+  out.push_back(static_cast<float>(p.z()));
+}
+
+std::string strip_newline(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+std::string format_scene_error(const SceneError& e) {
+  std::string s;
+  for (const SceneIssue& issue : e.issues()) {
+    if (!s.empty()) s += '\n';
+    s += issue.pointer.empty() ? issue.message : issue.pointer + ": " + issue.message;
+  }
+  return s.empty() ? std::string(e.what()) : s;
+}
+
+Facade::Facade() = default;
+Facade::~Facade() = default;
+
+int Facade::num_fem() const { return sim_ ? static_cast<int>(sim_->model().fem.size()) : 0; }
+
+void Facade::invalidate() { ++generation_; }
+
+std::string Facade::rebuild(const std::vector<SceneOverride>& overrides) {
+  std::unique_ptr<Simulation> sim;
+  std::vector<ParameterInfo> params;
+  try {
+    Model model = load_scene_text(scene_text_, base_dir_, overrides, "scene");
+    sim = std::make_unique<Simulation>(std::move(model));
+    params = read_parameters(scene_text_, overrides);
+  } catch (...) {
+    return current_error();
+  }
+  sim_ = std::move(sim);
+  parameters_ = std::move(params);
+  overrides_ = overrides;
+
+  // per-body buffers: indices now (constant), positions lazily
+  const Model& m = sim_->model();
+  const size_t nb = m.fem.size() + m.rigid.size();
+  surface_positions_.assign(nb, {});
+  surface_generation_.assign(nb, ~std::uint64_t{0});
+  surface_indices_.assign(nb, {});
+  for (size_t i = 0; i < nb; ++i) {
+    const SurfaceMesh& s =
+        i < m.fem.size() ? m.fem[i].boundary.surface : m.rigid[i - m.fem.size()].surface;
+    auto& idx = surface_indices_[i];
+    idx.reserve(3 * s.triangles.size());
+    for (const Tri& t : s.triangles)
+      for (int c = 0; c < 3; ++c) idx.push_back(static_cast<std::uint32_t>(t[c]));
+  }
+  cavity_positions_.clear();
+  cavity_indices_.clear();
+  cavity_seam_.clear();
+  invalidate();
+  return "";
+}
+
+std::string Facade::load(const std::string& scene_json, const std::string& base_dir) {
+  const std::string old_text = scene_text_, old_dir = base_dir_;
+  scene_text_ = scene_json;
+  base_dir_ = base_dir;
+  std::string err = rebuild({});
+  if (!err.empty()) {
+    scene_text_ = old_text;
+    base_dir_ = old_dir;
+  }
+  return err;
+}
+
+std::string Facade::set_override(const std::string& pointer, const std::string& value) {
+  if (!sim_) return "no scene loaded";
+  SceneOverride o;
+  try {
+    o = parse_override(pointer + "=" + value);
+  } catch (...) {
+    return current_error();
+  }
+  // a pointer containing '=' is split at its first '=' by parse_override: keep the caller's
+  o.pointer = pointer;
+  o.value = value;
+  std::vector<SceneOverride> list = overrides_;
+  auto same = std::find_if(list.begin(), list.end(),
+                           [&](const SceneOverride& x) { return x.pointer == pointer; });
+  if (same != list.end())
+    same->value = value;
+  else
+    list.push_back(o);
+  return rebuild(list);
+}
+
+std::string Facade::clear_overrides() {
+  if (!sim_) return "no scene loaded";
+  return rebuild({});
+}
+
+std::vector<std::string> Facade::overrides() const {
+  std::vector<std::string> out;
+  for (const SceneOverride& o : overrides_) out.push_back(o.pointer + "=" + o.value);
+  return out;
+}
+
+std::string Facade::step(int n) {
+  if (!sim_) return "no scene loaded";
+  std::string err;
+  for (int i = 0; i < n; ++i) {
+    try {
+      sim_->step();
+    } catch (...) {
+      err = current_error();
+      break;
+    }
+  }
+  invalidate();
+  return err;
+}
+
+void Facade::reset() {
+  if (!sim_) return;
+  sim_->reset();
+  invalidate();
+}
+
+double Facade::time() const { return sim_ ? sim_->state().time : 0.0; }
+long Facade::step_count() const { return sim_ ? sim_->state().step : 0; }
+double Facade::dt() const { return sim_ ? sim_->model().settings.dt : 0.0; }
+double Facade::duration() const { return sim_ ? sim_->model().settings.duration : 0.0; }
+double Facade::p_atm() const { return sim_ ? sim_->model().settings.p_atm : kPAtm; }
+std::string Facade::scene_name() const { return sim_ ? sim_->model().name : ""; }
+std::string Facade::scene_description() const { return sim_ ? sim_->model().description : ""; }
+
+// --- bodies -------------------------------------------------------------------------------
+
+int Facade::body_count() const {
+  return sim_ ? static_cast<int>(sim_->model().fem.size() + sim_->model().rigid.size()) : 0;
+}
+
+std::string Facade::body_name(int i) const {
+  if (i < 0 || i >= body_count()) return "";
+  const Model& m = sim_->model();
+  return i < num_fem() ? m.fem[i].name : m.rigid[i - num_fem()].name;
+}
+
+bool Facade::body_is_soft(int i) const { return i >= 0 && i < num_fem(); }
+
+bool Facade::body_is_fixed(int i) const {
+  if (i < num_fem() || i >= body_count()) return false;
+  return sim_->model().rigid[i - num_fem()].kind == RigidKind::Fixed;
+}
+
+std::string Facade::body_kind(int i) const {
+  if (i < 0 || i >= body_count()) return "";
+  if (i < num_fem()) return "fem";
+  switch (sim_->model().rigid[i - num_fem()].kind) {
+    case RigidKind::Dynamic: return "dynamic";
+    case RigidKind::Fixed: return "fixed";
+    case RigidKind::Kinematic: return "kinematic";
+  }
+  return "";
+}
+
+int Facade::surface_vertex_count(int i) const {
+  if (i < 0 || i >= body_count()) return 0;
+  const Model& m = sim_->model();
+  return static_cast<int>(i < num_fem() ? m.fem[i].boundary.surface.vertices.size()
+                                        : m.rigid[i - num_fem()].surface.vertices.size());
+}
+
+int Facade::surface_triangle_count(int i) const {
+  if (i < 0 || i >= body_count()) return 0;
+  return static_cast<int>(surface_indices_[i].size() / 3);
+}
+
+const std::vector<float>& Facade::surface_positions(int i) {
+  if (i < 0 || i >= body_count()) return empty_float_;
+  std::vector<float>& out = surface_positions_[i];
+  if (surface_generation_[i] == generation_) return out;
+  const Model& m = sim_->model();
+  const State& s = sim_->state();
+  out.clear();
+  if (i < num_fem()) {
+    const BoundarySurface& b = m.fem[i].boundary;
+    out.reserve(3 * b.node_of_vertex.size());
+    for (int node : b.node_of_vertex) append_xyz(out, s.fem[i].x[node]);
+  } else {
+    const int r = i - num_fem();
+    const SurfaceMesh& surf = m.rigid[r].surface;
+    out.reserve(3 * surf.vertices.size());
+    for (const Vec3& v : surf.vertices) append_xyz(out, rigid_point(s.rigid[r], v));
+  }
+  surface_generation_[i] = generation_;
+  return out;
+}
+
+const std::vector<std::uint32_t>& Facade::surface_indices(int i) {
+  if (i < 0 || i >= body_count()) return empty_index_;
+  return surface_indices_[i];
+}
+
+// --- cavities -----------------------------------------------------------------------------
+
+int Facade::cavity_count() const {
+  return sim_ ? static_cast<int>(sim_->state().cavities.size()) : 0;
+}
+
+CavityInfo Facade::cavity_info(int k) const {
+  CavityInfo info;
+  if (k < 0 || k >= cavity_count()) return info;
+  const CavityState& c = sim_->state().cavities[k];
+  info.id = c.id;
+  info.pressure = c.pressure;
+  info.volume = c.volume;
+  info.air = c.air;
+  info.outflow = c.outflow;
+  info.dormant = c.dormant;
+  info.body_a = c.slot_a;
+  info.body_b = c.slot_b;
+  return info;
+}
+
+const std::vector<float>& Facade::cavity_positions(int k) {
+  if (k < 0 || k >= cavity_count()) return empty_float_;
+  if (cavity_positions_.size() < static_cast<size_t>(cavity_count()))
+    cavity_positions_.resize(cavity_count());
+  const CavityState& c = sim_->state().cavities[k];
+  std::vector<float>& out = cavity_positions_[k];
+  out.clear();
+  out.reserve(3 * c.vertices.size());
+  for (const Vec3& p : cavity_world_vertices(sim_->model(), sim_->state(), c)) append_xyz(out, p);
+  return out;
+}
+
+const std::vector<std::uint32_t>& Facade::cavity_indices(int k) {
+  if (k < 0 || k >= cavity_count()) return empty_index_;
+  if (cavity_indices_.size() < static_cast<size_t>(cavity_count()))
+    cavity_indices_.resize(cavity_count());
+  const CavityState& c = sim_->state().cavities[k];
+  std::vector<std::uint32_t>& out = cavity_indices_[k];
+  out.clear();
+  out.reserve(3 * c.triangles.size());
+  for (const Tri& t : c.triangles)
+    for (int j = 0; j < 3; ++j) out.push_back(static_cast<std::uint32_t>(t[j]));
+  return out;
+}
+
+const std::vector<float>& Facade::cavity_seam(int k) {
+  if (k < 0 || k >= cavity_count()) return empty_float_;
+  if (cavity_seam_.size() < static_cast<size_t>(cavity_count())) cavity_seam_.resize(cavity_count());
+  const CavityState& c = sim_->state().cavities[k];
+  std::vector<float>& out = cavity_seam_[k];
+  out.clear();
+  const int nt = static_cast<int>(c.triangles.size());
+  const int nv = static_cast<int>(c.vertices.size());
+  if (c.seam_begin < 0 || c.seam_begin >= nt) return out;
+  const Points x = cavity_world_vertices(sim_->model(), sim_->state(), c);
+  // A seam quad joins a ring edge on body a to the matching edge on body b, split in two
+  // triangles: the ring edges are the seam-triangle edges whose endpoints lie on one body.
+  std::set<std::pair<int, int>> seen;
+  for (int t = c.seam_begin; t < nt; ++t) {
+    const Tri& tri = c.triangles[t];
+    for (int e = 0; e < 3; ++e) {
+      const int a = tri[e], b = tri[(e + 1) % 3];
+      if (a < 0 || b < 0 || a >= nv || b >= nv) continue;
+      if (c.vertices[a].slot != c.vertices[b].slot) continue;
+      if (!seen.insert({std::min(a, b), std::max(a, b)}).second) continue;
+      append_xyz(out, x[a]);
+      append_xyz(out, x[b]);
+    }
+  }
+  return out;
+}
+
+// --- contacts, probes, profile ------------------------------------------------------------
+
+int Facade::contact_count() const {
+  return sim_ ? static_cast<int>(sim_->state().contacts.size()) : 0;
+}
+
+const std::vector<float>& Facade::contacts() {
+  contacts_.clear();
+  if (!sim_) return contacts_;
+  contacts_.reserve(6 * sim_->state().contacts.size());
+  for (const ContactForce& c : sim_->state().contacts) {
+    append_xyz(contacts_, c.point);
+    append_xyz(contacts_, c.force);
+  }
+  return contacts_;
+}
+
+std::vector<std::string> Facade::probe_names() const {
+  std::vector<std::string> names;
+  if (!sim_) return names;
+  for (const Probe& p : sim_->model().probes) names.push_back(p.name);
+  return names;
+}
+
+const std::vector<double>& Facade::probe_values() {
+  probe_values_.clear();
+  if (sim_) probe_values_ = sim_->probe_values();
+  return probe_values_;
+}
+
+ProfileInfo Facade::profile() const {
+  ProfileInfo p;
+  if (!sim_) return p;
+  const StepProfile& s = sim_->profile();
+  auto ms = [&](Stage stage) { return s.ms[static_cast<int>(stage)]; };
+  p.leak = ms(Stage::Leak);
+  p.free_motion = ms(Stage::FreeMotion);
+  p.collision = ms(Stage::Collision);
+  p.cavities = ms(Stage::Cavities);
+  p.compliance = ms(Stage::Compliance);
+  p.solve = ms(Stage::Solve);
+  p.correction = ms(Stage::Correction);
+  p.total = s.total_ms;
+  p.contacts = s.contacts;
+  p.constraints = s.constraints;
+  p.cavities_count = s.cavities;
+  p.iterations = s.solver_iterations;
+  p.residual = s.solver_residual;
+  return p;
+}
+
+// --- drivers ------------------------------------------------------------------------------
+
+int Facade::driver_count() const {
+  return sim_ ? static_cast<int>(sim_->model().drivers.size()) : 0;
+}
+
+std::string Facade::driver_name(int k) const {
+  if (k < 0 || k >= driver_count()) return "";
+  return sim_->model().drivers[k].name;
+}
+
+int Facade::driver_body(int k) const {
+  if (k < 0 || k >= driver_count()) return -1;
+  const BodyRef& b = sim_->model().drivers[k].body;
+  return b.type == BodyType::Fem ? b.index : num_fem() + b.index;
+}
+
+std::string Facade::set_driver_offset(int k, double x, double y, double z) {
+  if (!sim_) return "no scene loaded";
+  try {
+    sim_->set_driver_offset(k, Vec3(x, y, z));
+  } catch (...) {
+    return current_error();
+  }
+  return "";
+}
+
+std::vector<double> Facade::driver_offset(int k) const {
+  if (k < 0 || k >= driver_count()) return {0, 0, 0};
+  const auto& offsets = sim_->state().driver_offset;
+  if (static_cast<size_t>(k) >= offsets.size()) return {0, 0, 0};
+  const Vec3& o = offsets[k];
+  return {o.x(), o.y(), o.z()};
+}
+
+std::vector<double> Facade::driver_reaction(int k) const {
+  if (k < 0 || k >= driver_count()) return {0, 0, 0};
+  const auto& reactions = sim_->state().driver_reaction;
+  if (static_cast<size_t>(k) >= reactions.size()) return {0, 0, 0};
+  const Vec3& f = reactions[k];
+  return {f.x(), f.y(), f.z()};
+}
+
+// --- CSV ----------------------------------------------------------------------------------
+
+std::string Facade::csv_header() const {
+  if (!sim_) return "";
+  std::ostringstream out;
+  CsvRecorder csv(out, sim_->model());
+  return strip_newline(out.str());
+}
+
+std::string Facade::csv_row() const {
+  if (!sim_) return "";
+  std::ostringstream out;
+  CsvRecorder csv(out, sim_->model());
+  out.str("");  // drop the header
+  csv.record(*sim_);
+  return strip_newline(out.str());
+}
+
+}  // namespace suction::wasm

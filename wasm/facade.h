@@ -1,0 +1,166 @@
+// suction::wasm::Facade: the simulator as JavaScript sees it (docs/wasm-api.md,
+// /work/notes/js_api.md), as a plain C++ class.  No Emscripten and no physics here: it only
+// calls into the core (load_scene_text, parse_override, Simulation, CsvRecorder,
+// cavity_world_vertices) and keeps the flat float/index buffers that wasm/bindings.cpp hands
+// to JavaScript as typed-memory views.  Compiled natively too (it needs nothing from Emscripten).
+//
+// Errors are returned as strings ('' = success), never thrown: a scene error lists one
+// "JSON-pointer: message" per line.  Every query is safe without a loaded scene (zeros, empty
+// buffers) and with out-of-range indices (empty / zero results).
+//
+// Buffers: the pointers returned by the *_data() accessors stay valid until the next call that
+// changes the simulation (load, set_override, step, reset) or refreshes the same buffer; in
+// JavaScript, wasm memory may also grow, so views must be re-acquired after every such call.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scene/scene.h"
+
+namespace suction {
+class Simulation;
+}
+
+namespace suction::wasm {
+
+/// per-stage timings [ms] and counters of the last step (sim/profile.h)
+struct ProfileInfo {
+  double leak = 0, free_motion = 0, collision = 0, cavities = 0, compliance = 0, solve = 0,
+         correction = 0, total = 0;
+  int contacts = 0;         // contacts found in the last step
+  int constraints = 0;      // constraint rows (3 per contact + 1 per cavity)
+  int cavities_count = 0;   // tracked cavities
+  int iterations = 0;       // PGS iterations used
+  double residual = 0;      // final PGS residual
+};
+
+/// a tracked cavity (model/state.h CavityState)
+struct CavityInfo {
+  int id = -1;
+  double pressure = 0;  // absolute [Pa]
+  double volume = 0;    // [m³]
+  double air = 0;       // N = P·V [J]
+  double outflow = 0;   // ΔN of the last step (≤ 0: air pushed out) [J]
+  bool dormant = false;
+  int body_a = -1, body_b = -1;  // body indices (= collision slots)
+};
+
+/// a scene parameter (the scene's "parameters" object, with the overrides applied)
+struct ParameterInfo {
+  std::string name;
+  double value = 0;                 // current value (default, or the override)
+  std::optional<double> min, max;   // absent when the scene gives none
+  std::string unit, doc;            // "" when absent
+};
+
+class Facade {
+ public:
+  Facade();
+  ~Facade();
+  Facade(const Facade&) = delete;
+  Facade& operator=(const Facade&) = delete;
+
+  // --- scene and simulation -----------------------------------------------------------
+  /// Loads a scene from its JSON text; relative mesh paths resolve against base_dir.  Clears
+  /// the overrides.  '' on success, else the error (the previous scene is kept).
+  std::string load(const std::string& scene_json, const std::string& base_dir);
+  /// Adds (or replaces, for the same pointer) an override "pointer=value" as the CLI's --set,
+  /// rebuilds the model from the scene text with every override so far, and resets.
+  /// '' on success, else the error (the old simulation and override list are kept).
+  std::string set_override(const std::string& pointer, const std::string& value);
+  /// Removes every override, rebuilds and resets ('' or the error).
+  std::string clear_overrides();
+  /// the overrides in effect, as "pointer=value"
+  std::vector<std::string> overrides() const;
+  /// n steps; '' or the error of the first failing step (the state stays at the last good step)
+  std::string step(int n);
+  /// back to the initial state (driver offsets cleared too)
+  void reset();
+  bool loaded() const { return sim_ != nullptr; }
+
+  double time() const;
+  long step_count() const;
+  double dt() const;
+  double duration() const;
+  double p_atm() const;
+  std::string scene_name() const;
+  std::string scene_description() const;
+
+  // --- bodies (FEM bodies first, then rigid bodies; index = collision slot) ------------
+  int body_count() const;
+  std::string body_name(int i) const;
+  bool body_is_soft(int i) const;
+  bool body_is_fixed(int i) const;
+  /// "fem", "dynamic", "fixed", "kinematic" ("" for a bad index)
+  std::string body_kind(int i) const;
+  int surface_vertex_count(int i) const;
+  int surface_triangle_count(int i) const;
+  /// x,y,z per surface vertex, world frame [m] (refreshed lazily after a step)
+  const std::vector<float>& surface_positions(int i);
+  /// 3 vertex indices per surface triangle (constant after load)
+  const std::vector<std::uint32_t>& surface_indices(int i);
+
+  // --- cavities ---------------------------------------------------------------------------
+  int cavity_count() const;
+  CavityInfo cavity_info(int k) const;
+  /// x,y,z per cavity-mesh vertex, world frame [m]
+  const std::vector<float>& cavity_positions(int k);
+  /// 3 vertex indices per cavity triangle
+  const std::vector<std::uint32_t>& cavity_indices(int k);
+  /// sealing ring: 6 floats (x0,y0,z0,x1,y1,z1) per segment [m]
+  const std::vector<float>& cavity_seam(int k);
+
+  // --- contacts ---------------------------------------------------------------------------
+  int contact_count() const;
+  /// px,py,pz [m], fx,fy,fz [N] per contact of the last step (force on body a)
+  const std::vector<float>& contacts();
+
+  // --- probes, profile --------------------------------------------------------------------
+  std::vector<std::string> probe_names() const;
+  const std::vector<double>& probe_values();
+  ProfileInfo profile() const;
+
+  // --- drivers ----------------------------------------------------------------------------
+  int driver_count() const;
+  std::string driver_name(int k) const;
+  int driver_body(int k) const;  // body index (collision slot), -1 for a bad index
+  /// offset added to the driver's scripted displacement from the next step on [m]; '' or error
+  std::string set_driver_offset(int k, double x, double y, double z);
+  std::vector<double> driver_offset(int k) const;    // [x,y,z] m
+  std::vector<double> driver_reaction(int k) const;  // [x,y,z] N
+
+  // --- parameters, CSV --------------------------------------------------------------------
+  const std::vector<ParameterInfo>& parameters() const { return parameters_; }
+  /// the CLI's --csv header / the row of the current state, without the line break
+  std::string csv_header() const;
+  std::string csv_row() const;
+
+ private:
+  std::string rebuild(const std::vector<SceneOverride>& overrides);
+  void invalidate();
+  int num_fem() const;
+
+  std::string scene_text_, base_dir_;
+  std::vector<SceneOverride> overrides_;
+  std::unique_ptr<Simulation> sim_;
+  std::vector<ParameterInfo> parameters_;
+  std::uint64_t generation_ = 0;  // bumped by every change of the state
+
+  std::vector<std::vector<float>> surface_positions_;
+  std::vector<std::uint64_t> surface_generation_;  // generation_ of each body's buffer
+  std::vector<std::vector<std::uint32_t>> surface_indices_;
+  std::vector<std::vector<float>> cavity_positions_, cavity_seam_;
+  std::vector<std::vector<std::uint32_t>> cavity_indices_;
+  std::vector<float> contacts_;
+  std::vector<double> probe_values_;
+  std::vector<float> empty_float_;
+  std::vector<std::uint32_t> empty_index_;
+};
+
+/// "pointer: message" per line for a SceneError ("message" alone when the pointer is empty)
+std::string format_scene_error(const SceneError& e);
+
+}  // namespace suction::wasm

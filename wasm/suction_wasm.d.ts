@@ -1,0 +1,121 @@
+// TypeScript declarations of the suction WebAssembly module (hand-written: Emscripten 3.1.6
+// has no --emit-tsd).  Reference: docs/wasm-api.md.  Units: SI (m, s, N, Pa, J), times of
+// profile() in ms.
+//
+// Typed arrays returned by the Simulator are VIEWS onto wasm memory, not copies: re-acquire
+// them after every load / setOverride / clearOverrides / step / reset (and after the next call
+// of the same getter); memory growth detaches old views (their length becomes 0).
+
+export interface CavityInfo {
+  id: number;          // stable identity across recomputations
+  pressure: number;    // absolute pressure [Pa]
+  volume: number;      // [m³]
+  air: number;         // N = P·V [J]
+  outflow: number;     // ΔN of the last step (≤ 0: air pushed out) [J]
+  dormant: boolean;    // flattened: remembered but exerts no force
+  bodyA: number;       // body index (collision slot)
+  bodyB: number;
+}
+
+export interface StepProfile {
+  leak: number; free_motion: number; collision: number; cavities: number;
+  compliance: number; solve: number; correction: number; total: number;  // [ms]
+  contacts: number;        // contacts found in the last step
+  constraints: number;     // constraint rows
+  cavities_count: number;  // tracked cavities
+  iterations: number;      // PGS iterations
+  residual: number;        // final PGS residual
+}
+
+export interface Parameter {
+  name: string;
+  value: number;          // current value (default or override)
+  min: number | null;     // null when the scene gives none
+  max: number | null;
+  unit: string;           // '' when absent
+  doc: string;
+}
+
+export type BodyKind = 'fem' | 'dynamic' | 'fixed' | 'kinematic';
+
+export interface Simulator {
+  /** '' on success, else the error text (scene errors: one "JSON-pointer: message" per line).
+   *  Clears the overrides. The previous scene is kept on error. */
+  load(sceneJsonText: string, baseDir: string): string;
+  /** As the CLI's --set pointer=value; rebuilds and resets. '' or the error (old simulation kept). */
+  setOverride(pointer: string, value: string): string;
+  /** Removes all overrides, rebuilds and resets. */
+  clearOverrides(): string;
+  /** The overrides in effect, "pointer=value". */
+  overrides(): string[];
+  /** n steps; '' or the error of the failing step (state stays at the last good step). */
+  step(n: number): string;
+  /** Back to the initial state (driver offsets cleared). */
+  reset(): void;
+  loaded(): boolean;
+  time(): number;          // [s]
+  stepCount(): number;
+  dt(): number;            // [s]
+  duration(): number;      // the scene's settings.duration [s]
+  pAtm(): number;          // [Pa]
+  sceneName(): string;
+  sceneDescription(): string;
+
+  /** FEM bodies first, then rigid bodies; index = collision slot. */
+  bodyCount(): number;
+  bodyName(i: number): string;
+  bodyIsSoft(i: number): boolean;
+  bodyIsFixed(i: number): boolean;
+  bodyKind(i: number): BodyKind | '';
+  surfaceVertexCount(i: number): number;
+  surfaceTriangleCount(i: number): number;
+  /** x,y,z per surface vertex, world frame [m]. View: re-acquire after every step. */
+  surfacePositions(i: number): Float32Array;
+  /** 3 vertex indices per surface triangle (constant after load). View. */
+  surfaceIndices(i: number): Uint32Array;
+
+  cavityCount(): number;
+  cavityInfo(k: number): CavityInfo;
+  cavityPositions(k: number): Float32Array;   // x,y,z per cavity vertex [m]. View.
+  cavityIndices(k: number): Uint32Array;      // 3 per triangle. View.
+  cavitySeam(k: number): Float32Array;        // 6 floats per sealing-ring segment [m]. View.
+
+  contactCount(): number;
+  /** px,py,pz [m], fx,fy,fz [N] per contact of the last step. View. */
+  contacts(): Float32Array;
+
+  probeNames(): string[];
+  /** One value per probe, in probeNames() order. View. */
+  probeValues(): Float64Array;
+  profile(): StepProfile;
+
+  driverCount(): number;
+  driverName(k: number): string;
+  driverBody(k: number): number;
+  /** Offset added to the driver's scripted displacement from the next step on [m]; '' or error. */
+  setDriverOffset(k: number, x: number, y: number, z: number): string;
+  driverOffset(k: number): [number, number, number];    // [m]
+  driverReaction(k: number): [number, number, number];  // [N]
+
+  parameters(): Parameter[];
+  /** Same columns and number format as the CLI's --csv, without the line break. */
+  csvHeader(): string;
+  csvRow(): string;
+
+  /** Frees the C++ object (Embind): call when done. */
+  delete(): void;
+}
+
+export interface SuctionModule {
+  version(): string;
+  /** Writes a file into the module's file system (e.g. a mesh referenced by a scene); '' or error. */
+  writeFile(path: string, data: string): string;
+  Simulator: { new (): Simulator };
+  /** emcc 3.1.6: the factory returns the Module with this promise. */
+  ready?: Promise<SuctionModule>;
+}
+
+/** Module factory. Use: const r = createSuction(); const M = await ((r as any).ready || r); */
+declare function createSuction(moduleOverrides?: Record<string, unknown>):
+    Promise<SuctionModule> | SuctionModule;
+export default createSuction;

@@ -1,0 +1,2 @@
+export * from './suction_wasm.js';
+export { default } from './suction_wasm.js';

@@ -1,0 +1,291 @@
+// Tests of the Simulator facade through the Embind bindings, under node (node:test).
+//   node wasm/tests/test_facade.js <suction_wasm_node.js> [<scenes dir>]
+// (or SUCTION_WASM_NODE / SUCTION_SCENES_DIR in the environment).  Registered as the ctest
+// `wasm_facade` of build/wasm.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const modulePath = path.resolve(process.argv[2] || process.env.SUCTION_WASM_NODE ||
+                                'build/wasm/wasm/suction_wasm_node.js');
+const scenesDir = path.resolve(process.argv[3] || process.env.SUCTION_SCENES_DIR ||
+                               path.join(__dirname, '..', '..', 'scenes'));
+
+let M;
+async function module() {
+  if (!M) {
+    const r = require(modulePath)();
+    M = await (r.ready || r);
+  }
+  return M;
+}
+
+function sceneText(name) { return fs.readFileSync(path.join(scenesDir, name), 'utf8'); }
+
+async function loaded(name = 'default.json') {
+  const m = await module();
+  const sim = new m.Simulator();
+  const err = sim.load(sceneText(name), scenesDir);
+  assert.strictEqual(err, '', `load ${name}: ${err}`);
+  return sim;
+}
+
+function surfaceCopy(sim, i) { return Float32Array.from(sim.surfacePositions(i)); }
+
+function csvSplit(line) {
+  // the facade's rows: plain numbers; the header may quote names with commas (RFC 4180)
+  const out = []; let cur = ''; let quoted = false;
+  for (let i = 0; i < line.length; ++i) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') { cur += '"'; ++i; }
+      else if (c === '"') quoted = false;
+      else cur += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { out.push(cur); cur = ''; }
+    else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+test('version', async () => {
+  const m = await module();
+  assert.match(m.version(), /^\d+\.\d+\.\d+/);
+});
+
+test('queries without a scene are safe', async () => {
+  const m = await module();
+  const sim = new m.Simulator();
+  try {
+    assert.strictEqual(sim.loaded(), false);
+    assert.strictEqual(sim.bodyCount(), 0);
+    assert.strictEqual(sim.surfacePositions(0).length, 0);
+    assert.notStrictEqual(sim.step(1), '');
+    assert.strictEqual(sim.csvHeader(), '');
+  } finally { sim.delete(); }
+});
+
+test('default scene: load, bodies, buffers, 20 steps', async () => {
+  const sim = await loaded();
+  try {
+    assert.strictEqual(sim.loaded(), true);
+    assert.strictEqual(sim.sceneName(), 'default');
+    assert.ok(sim.sceneDescription().length > 0);
+    assert.ok(sim.dt() > 0);
+    assert.ok(sim.duration() > 0);
+    assert.strictEqual(sim.pAtm(), 101325);
+    const nb = sim.bodyCount();
+    assert.ok(nb >= 2, 'cup and ground');
+    let soft = 0;
+    for (let i = 0; i < nb; ++i) {
+      assert.ok(sim.bodyName(i).length > 0);
+      if (sim.bodyIsSoft(i)) { ++soft; assert.strictEqual(sim.bodyKind(i), 'fem'); }
+      const nv = sim.surfaceVertexCount(i);
+      assert.ok(nv > 0);
+      const pos = sim.surfacePositions(i);
+      assert.ok(pos instanceof Float32Array);
+      assert.strictEqual(pos.length, 3 * nv);
+      const idx = sim.surfaceIndices(i);
+      assert.ok(idx instanceof Uint32Array);
+      assert.strictEqual(idx.length, 3 * sim.surfaceTriangleCount(i));
+      assert.ok(idx.length > 0);
+      for (const k of idx) assert.ok(k < nv, `index ${k} < ${nv}`);
+    }
+    assert.strictEqual(soft, 1);
+    const ground = [...Array(nb).keys()].find(i => sim.bodyName(i) === 'ground');
+    assert.strictEqual(sim.bodyIsFixed(ground), true);
+    assert.strictEqual(sim.bodyKind(ground), 'fixed');
+
+    const cup = 0;
+    const before = surfaceCopy(sim, cup);
+    assert.strictEqual(sim.step(20), '');
+    assert.strictEqual(sim.stepCount(), 20);
+    assert.ok(Math.abs(sim.time() - 20 * sim.dt()) < 1e-12);
+    const after = sim.surfacePositions(cup);  // re-acquired after the step
+    assert.strictEqual(after.length, before.length);
+    let moved = 0;
+    for (let k = 0; k < after.length; ++k) moved = Math.max(moved, Math.abs(after[k] - before[k]));
+    assert.ok(moved > 1e-6, `the cup moved (max ${moved} m)`);
+    for (const v of after) assert.ok(Number.isFinite(v));
+
+    // profile
+    const p = sim.profile();
+    for (const key of ['leak', 'free_motion', 'collision', 'cavities', 'compliance', 'solve',
+                       'correction', 'total', 'contacts', 'constraints', 'cavities_count',
+                       'iterations', 'residual'])
+      assert.ok(key in p && typeof p[key] === 'number', `profile.${key}`);
+    assert.ok(p.total > 0);
+
+    // probes
+    const names = sim.probeNames();
+    assert.ok(Array.isArray(names) && names.length > 0);
+    const values = sim.probeValues();
+    assert.ok(values instanceof Float64Array);
+    assert.strictEqual(values.length, names.length);
+
+    // contacts
+    const nc = sim.contactCount();
+    const c = sim.contacts();
+    assert.ok(c instanceof Float32Array);
+    assert.strictEqual(c.length, 6 * nc);
+
+    // cavities (none required: whatever the core tracks must be consistent)
+    for (let k = 0; k < sim.cavityCount(); ++k) {
+      const info = sim.cavityInfo(k);
+      for (const key of ['id', 'pressure', 'volume', 'air', 'outflow', 'dormant', 'bodyA', 'bodyB'])
+        assert.ok(key in info, `cavityInfo.${key}`);
+      const cp = sim.cavityPositions(k);
+      const ci = sim.cavityIndices(k);
+      assert.strictEqual(cp.length % 3, 0);
+      assert.strictEqual(ci.length % 3, 0);
+      for (const v of ci) assert.ok(v < cp.length / 3);
+      assert.strictEqual(sim.cavitySeam(k).length % 6, 0);
+    }
+    assert.strictEqual(sim.cavityPositions(sim.cavityCount()).length, 0);
+
+    // reset
+    sim.reset();
+    assert.strictEqual(sim.stepCount(), 0);
+    assert.strictEqual(sim.time(), 0);
+    assert.deepStrictEqual(surfaceCopy(sim, cup), before);
+  } finally { sim.delete(); }
+});
+
+test('bad scenes return errors naming the JSON pointer', async () => {
+  const m = await module();
+  const sim = new m.Simulator();
+  try {
+    let err = sim.load('{"settings": {"dt": -1}}', '');
+    assert.notStrictEqual(err, '');
+    assert.match(err, /^\/settings\/dt: /m, err);
+    err = sim.load('{"settings": {"dt": "abc"}}', '');
+    assert.match(err, /\/settings\/dt: /, err);
+    err = sim.load('{"bodies": [1, 2', '');
+    assert.match(err, /invalid JSON/, err);
+    assert.strictEqual(sim.loaded(), false);
+    // a failed load keeps the previous scene
+    assert.strictEqual(sim.load(sceneText('default.json'), scenesDir), '');
+    assert.notStrictEqual(sim.load('{"settings": {"dt": -1}}', ''), '');
+    assert.strictEqual(sim.sceneName(), 'default');
+  } finally { sim.delete(); }
+});
+
+test('overrides: parameters, errors, load clears them', async () => {
+  const sim = await loaded();
+  try {
+    const pushOf = () => sim.parameters().find(p => p.name === 'push_mm');
+    const push = pushOf();
+    assert.ok(push, 'push_mm declared');
+    assert.strictEqual(push.value, 6);
+    assert.strictEqual(push.min, 0);
+    assert.strictEqual(push.max, 14);
+    assert.strictEqual(push.unit, 'mm');
+    const pull = sim.parameters().find(p => p.name === 'pull_mm');
+    assert.strictEqual(pull.max, null);
+
+    sim.step(3);
+    assert.strictEqual(sim.setOverride('/parameters/push_mm', '8'), '');
+    assert.strictEqual(pushOf().value, 8);
+    assert.strictEqual(sim.stepCount(), 0, 'an override resets');
+    assert.deepStrictEqual(sim.overrides(), ['/parameters/push_mm=8']);
+    assert.strictEqual(sim.setOverride('/parameters/push_mm', '9'), '');
+    assert.deepStrictEqual(sim.overrides(), ['/parameters/push_mm=9'], 'same pointer replaced');
+    assert.strictEqual(sim.setOverride('/settings/dt', '0.005'), '');
+    assert.strictEqual(sim.dt(), 0.005);
+
+    // bad: unknown parameter, out of range, no such location, not a pointer
+    let err = sim.setOverride('/parameters/nope', '1');
+    assert.match(err, /\/parameters\/nope: /, err);
+    err = sim.setOverride('/parameters/push_mm', '99');
+    assert.match(err, /\/parameters\/push_mm\/default: .*above its max/, err);
+    err = sim.setOverride('/settings/dt', '-1');
+    assert.match(err, /\/settings\/dt: /, err);
+    err = sim.setOverride('/no/such/place', '1');
+    assert.match(err, /\/no\/such\/place: /, err);
+    err = sim.setOverride('settings/dt', '1');
+    assert.match(err, /JSON pointer/, err);
+    // the old simulation and overrides are kept
+    assert.strictEqual(sim.dt(), 0.005);
+    assert.strictEqual(pushOf().value, 9);
+    assert.strictEqual(sim.overrides().length, 2);
+
+    assert.strictEqual(sim.clearOverrides(), '');
+    assert.strictEqual(sim.overrides().length, 0);
+    assert.strictEqual(pushOf().value, 6);
+    sim.setOverride('/parameters/push_mm', '8');
+    assert.strictEqual(sim.load(sceneText('default.json'), scenesDir), '');
+    assert.strictEqual(sim.overrides().length, 0, 'load clears the overrides');
+  } finally { sim.delete(); }
+});
+
+test('setDriverOffset moves the driven nodes', async () => {
+  const a = await loaded();
+  const b = await loaded();
+  try {
+    assert.ok(a.driverCount() >= 1);
+    const d = 0;
+    assert.strictEqual(a.driverName(d), 'hand');
+    const body = a.driverBody(d);
+    assert.strictEqual(a.bodyName(body), 'cup');
+    assert.deepStrictEqual(a.driverOffset(d), [0, 0, 0]);
+    const dx = 0.002;
+    assert.strictEqual(b.setDriverOffset(d, dx, 0, 0), '');
+    assert.deepStrictEqual(b.driverOffset(d), [dx, 0, 0]);
+    assert.notStrictEqual(b.setDriverOffset(99, 0, 0, 0), '');
+    assert.strictEqual(a.step(5), '');
+    assert.strictEqual(b.step(5), '');
+    const pa = a.surfacePositions(body), pb = b.surfacePositions(body);
+    // the handle is the top of the cup: the top vertices follow the offset
+    let zmax = -Infinity;
+    for (let k = 2; k < pa.length; k += 3) zmax = Math.max(zmax, pa[k]);
+    let n = 0, shift = 0, maxShift = 0;
+    for (let k = 0; k < pa.length; k += 3) {
+      const s = pb[k] - pa[k];
+      maxShift = Math.max(maxShift, s);
+      if (pa[k + 2] > zmax - 0.0005) { ++n; shift += s; }
+    }
+    assert.ok(n > 0);
+    shift /= n;
+    assert.ok(Math.abs(shift - dx) < 0.1 * dx, `handle shifted ${shift} m, offset ${dx} m`);
+    assert.ok(maxShift > 0.5 * dx);
+    const r = a.driverReaction(d);
+    assert.strictEqual(r.length, 3);
+    for (const v of r) assert.ok(Number.isFinite(v));
+    b.reset();
+    assert.deepStrictEqual(b.driverOffset(d), [0, 0, 0], 'reset clears the offsets');
+  } finally { a.delete(); b.delete(); }
+});
+
+test('CSV header and rows', async () => {
+  const sim = await loaded();
+  try {
+    const header = sim.csvHeader();
+    assert.ok(header.length > 0);
+    assert.ok(!header.includes('\n'));
+    const cols = csvSplit(header);
+    assert.deepStrictEqual(cols.slice(0, 7),
+      ['step', 't', 'contacts', 'cavities', 'pressure_min', 'volume_total', 'air_total']);
+    assert.deepStrictEqual(cols.slice(7), sim.probeNames());
+    let row = csvSplit(sim.csvRow());
+    assert.strictEqual(row.length, cols.length);
+    assert.strictEqual(row[0], '0');
+    sim.step(2);
+    row = csvSplit(sim.csvRow());
+    assert.strictEqual(row.length, cols.length);
+    assert.strictEqual(row[0], '2');
+    assert.strictEqual(Number(row[1]), sim.time());
+    const values = sim.probeValues();
+    for (let k = 0; k < values.length; ++k) assert.strictEqual(Number(row[7 + k]), values[k]);
+  } finally { sim.delete(); }
+});
+
+test('cup_fall scene loads and steps', async () => {
+  const sim = await loaded('cup_fall.json');
+  try {
+    assert.strictEqual(sim.step(10), '');
+    assert.strictEqual(sim.stepCount(), 10);
+  } finally { sim.delete(); }
+});
