@@ -4,8 +4,13 @@
 #   make deps     install missing Debian packages (scripts/install-deps.sh)
 #   make native   configure + build build/native (Release)
 #   make wasm     configure + build build/wasm (em++, Release)
-#   make test     native build + ctest, then wasm build + ctest under node
-#   make demo     native build, then: suction run scenes/default.json
+#   make wasm-web configure + build build/wasm-web (the page's module: threads + SIMD)
+#   make test     native build + ctest, then wasm build + ctest under node, then test-web
+#   make demo     the browser simulator: deps, wasm-web, web, then serve build/web on
+#                 http://localhost:8080/ (PORT=... overrides)
+#   make demo-native  native build, then: suction run scenes/default.json (a text summary)
+#   make web      assemble build/web (web/ + three.js + the wasm-web module + scenes/)
+#   make test-web node unit tests of web/ (node --test web/test/) + the chromium e2e test
 #   make bench    native build, then: suction bench on cup_fall and default, compliance sweep
 #   make cuda     configure + build build/cuda (SUCTION_WITH_CUDA=ON, sm_90; compile only here)
 #   make clean    remove build/
@@ -47,7 +52,9 @@ export DEBIAN_FRONTEND := noninteractive
 export CTEST_OUTPUT_ON_FAILURE := 1
 
 .PHONY: all test deps native wasm cuda demo bench clean \
-        test-native test-wasm configure-native configure-wasm configure-cuda
+        test-native test-wasm configure-native configure-wasm configure-cuda \
+        wasm-web configure-wasm-web bench-wasm \
+        web web-deps serve demo-native test-web test-web-unit test-web-e2e
 
 all: native  ## plain `make`: the native build
 
@@ -91,27 +98,52 @@ test-wasm: wasm
 	@echo "==> test wasm (node $$($(NODE) --version))"
 	cd $(WASM_DIR) && $(CTEST) --output-on-failure
 
+# --- wasm-web: the page's module, threads + SIMD (docs/wasm-api.md) ------------------------
+# build/wasm-web: suction_wasm.js/.wasm/.worker.js (ES6 factory createSuction, -pthread,
+# -msimd128, ENVIRONMENT=web,worker) + suction_wasm.d.ts + suction_web.js in build/wasm-web/wasm.
+WASM_WEB_DIR := $(BUILD_DIR)/wasm-web
+configure-wasm-web: deps
+	@if [ ! -f $(WASM_WEB_DIR)/$(STAMP) ]; then \
+	  echo "==> configure wasm-web ($(WASM_WEB_DIR))"; \
+	  $(EMCMAKE) $(CMAKE) -S . -B $(WASM_WEB_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	    -DCMAKE_CROSSCOMPILING_EMULATOR=$(NODE) -DSUCTION_WASM_THREADS=ON -DSUCTION_WASM_SIMD=ON \
+	    -DSUCTION_BUILD_TESTS=OFF $(CMAKE_ARGS); \
+	  touch $(WASM_WEB_DIR)/$(STAMP); \
+	fi
+
+wasm-web: configure-wasm-web
+	@echo "==> build wasm-web"
+	$(CMAKE) --build $(WASM_WEB_DIR) -j $(JOBS)
+
 # --- the test command -------------------------------------------------------------------
-# Both suites always run; the exit status is non-zero if either failed.
+# All three suites (native, wasm, web) always run; the exit status is non-zero if any failed.
 test: deps
-	@native=PASS; wasm=PASS; \
+	@native=PASS; wasm=PASS; web=PASS; \
 	$(MAKE) test-native SUCTION_DEPS_CHECKED=1 || native=FAIL; \
 	$(MAKE) test-wasm SUCTION_DEPS_CHECKED=1 || wasm=FAIL; \
+	$(MAKE) test-web SUCTION_DEPS_CHECKED=1 || web=FAIL; \
 	echo; \
-	if [ $$native = PASS ] && [ $$wasm = PASS ]; then \
-	  echo "make test: ALL PASSED (native: $$native, wasm: $$wasm)"; \
+	if [ $$native = PASS ] && [ $$wasm = PASS ] && [ $$web = PASS ]; then \
+	  echo "make test: ALL PASSED (native: $$native, wasm: $$wasm, web: $$web)"; \
 	else \
-	  echo "make test: FAILED (native: $$native, wasm: $$wasm)"; exit 1; \
+	  echo "make test: FAILED (native: $$native, wasm: $$wasm, web: $$web)"; exit 1; \
 	fi
 
 # --- running the CLI --------------------------------------------------------------------
-demo: native
+demo-native: native
 	$(SUCTION_BIN) run scenes/default.json
 
 bench: native
 	$(SUCTION_BIN) bench scenes/cup_fall.json
 	$(SUCTION_BIN) bench scenes/default.json
+	$(SUCTION_BIN) bench scenes/ground.json
+	$(SUCTION_BIN) bench scenes/rigid_lift.json
 	bench/compliance_sweep.sh $(SUCTION_BIN)
+	@$(MAKE) bench-wasm SUCTION_DEPS_CHECKED=1
+
+# WebAssembly (node) against native, ms/step on default and cup_fall (a markdown table)
+bench-wasm: native wasm
+	bench/wasm_vs_native.sh $(SUCTION_BIN) $(WASM_DIR)/wasm/suction_wasm_node.js
 
 # --- CUDA (compile-only where no GPU is present) ----------------------------------------
 configure-cuda: deps
@@ -128,3 +160,49 @@ cuda: configure-cuda
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# --- the browser front end (web/, docs/web.md) -----------------------------------------
+# npm ci only when web/node_modules is missing or package.json / package-lock.json changed
+# (the stamp lives inside node_modules, so removing node_modules also re-installs).
+WEB_DIR       := $(BUILD_DIR)/web
+WASM_WEB_OUT  := $(BUILD_DIR)/wasm-web/wasm
+WEB_NPM_STAMP := web/node_modules/.suction-npm-ci.stamp
+PORT          ?= 8080
+
+$(WEB_NPM_STAMP): web/package.json web/package-lock.json
+	@echo "==> npm ci (web/)"
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+web-deps: $(WEB_NPM_STAMP)
+
+# build/web: the static files of web/, three.js, the wasm module of build/wasm-web,
+# scenes/*.json and a generated scenes/index.json.
+web: web-deps wasm-web
+	@echo "==> assemble $(WEB_DIR)"
+	$(NODE) web/build.mjs --out $(WEB_DIR) --wasm $(WASM_WEB_OUT)
+
+serve:
+	PORT=$(PORT) $(NODE) scripts/serve.mjs $(WEB_DIR)
+
+demo: deps
+	@$(MAKE) wasm-web SUCTION_DEPS_CHECKED=1
+	@$(MAKE) web SUCTION_DEPS_CHECKED=1
+	@echo "==> the browser simulator: open http://localhost:$(PORT)/ (Ctrl-C stops the server)"
+	PORT=$(PORT) $(NODE) scripts/serve.mjs $(WEB_DIR)
+
+test-web-unit: web-deps
+	@echo "==> test web: unit tests (node --test web/test/)"
+	$(NODE) --test --test-reporter=spec web/test/
+
+test-web-e2e: wasm-web web
+	@echo "==> test web: e2e (chromium, tests/web/e2e.mjs)"
+	$(NODE) tests/web/e2e.mjs
+
+# both always run; fails if either failed
+test-web: deps
+	@unit=PASS; e2e=PASS; \
+	$(MAKE) test-web-unit SUCTION_DEPS_CHECKED=1 || unit=FAIL; \
+	$(MAKE) test-web-e2e SUCTION_DEPS_CHECKED=1 || e2e=FAIL; \
+	echo "test-web: unit: $$unit, e2e: $$e2e"; \
+	[ $$unit = PASS ] && [ $$e2e = PASS ]

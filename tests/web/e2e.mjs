@@ -1,0 +1,237 @@
+#!/usr/bin/env node
+// End-to-end test of the browser front end: serves build/web with scripts/serve.mjs on a free
+// port, drives Debian's chromium (headless, SwiftShader WebGL) with playwright-core, and checks
+// that the real wasm simulator runs, sucks, and can be dragged. Run: make test-web (or
+// `node tests/web/e2e.mjs` after `make web`). Environment:
+//   SCENE=name        scene to load (default: ground if scenes/ground.json exists, else default)
+//   BACKEND=mock      run against the JS mock instead of wasm (development only; never in make test)
+//   REQUIRE_SUCTION=1/0  force / waive the "a cavity goes below ambient" check (default: on when
+//                     the scene is ground and scenes/ground.json exists; otherwise checked only
+//                     when the scene has cavities)
+//   E2E_MIN_DP        how far below ambient (Pa) counts as suction (default 1000)
+//   E2E_TIMEOUT_S     overall limit (default 540)
+//   E2E_ALLOW_ERRORS=regex  page errors matching it are logged, not failed (development only,
+//                     for a known bug elsewhere; never set by make test)
+// Screenshots and a JSON summary go to build/test-output/web/.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const outDir = path.join(root, 'build', 'test-output', 'web');
+const siteDir = path.join(root, 'build', 'web');
+const require = createRequire(path.join(root, 'web', 'package.json'));
+const hasGround = fs.existsSync(path.join(root, 'scenes', 'ground.json'));
+const SCENE = process.env.SCENE || (hasGround ? 'ground' : 'default');
+const BACKEND = process.env.BACKEND === 'mock' ? 'mock' : 'wasm';
+const REQUIRE_SUCTION = process.env.REQUIRE_SUCTION !== undefined ? process.env.REQUIRE_SUCTION === '1'
+  : (SCENE === 'ground' && hasGround);
+const TIMEOUT_S = Number(process.env.E2E_TIMEOUT_S || 540);
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+const t0 = Date.now();
+const log = (...a) => console.log(`[e2e ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+const summary = { scene: SCENE, backend: BACKEND, requireSuction: REQUIRE_SUCTION, checks: [], screenshots: [] };
+let failed = false;
+function check(ok, what, detail = '') {
+  summary.checks.push({ ok: !!ok, what, detail });
+  log(`${ok ? 'ok  ' : 'FAIL'} ${what}${detail ? ` (${detail})` : ''}`);
+  if (!ok) failed = true;
+  return !!ok;
+}
+class Fatal extends Error {}
+function must(ok, what, detail) { if (!check(ok, what, detail)) throw new Fatal(what); }
+const sleep = (ms) => new Promise(r => setTimeout(r, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
+  });
+}
+
+function startServer(port) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), siteDir],
+                        { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`serve.mjs did not start: ${out}`)), 15000);
+    child.stdout.on('data', d => { out += d; if (/http:\/\/localhost:\d+\//.test(out)) { clearTimeout(timer); resolve(child); } });
+    child.stderr.on('data', d => { out += d; });
+    child.on('exit', code => { clearTimeout(timer); reject(new Error(`serve.mjs exited (${code}): ${out}`)); });
+  });
+}
+
+async function main() {
+  fs.mkdirSync(outDir, { recursive: true });
+  must(fs.existsSync(path.join(siteDir, 'index.html')), 'build/web exists', 'run make web');
+  if (BACKEND === 'wasm') {
+    const wasm = fs.existsSync(path.join(siteDir, 'wasm')) ? fs.readdirSync(path.join(siteDir, 'wasm')) : [];
+    must(wasm.some(f => f.endsWith('.wasm')), 'build/web/wasm has the wasm module', `found: ${wasm.join(' ') || 'nothing'}; run make wasm-web web`);
+  } else log('WARNING: BACKEND=mock: the JS mock, not the simulator, is tested');
+  must(fs.existsSync(CHROMIUM), `chromium at ${CHROMIUM}`, 'apt-get install chromium (scripts/install-deps.sh)');
+  const { chromium } = require('playwright-core');
+
+  const port = await freePort();
+  const server = await startServer(port);
+  const base = `http://localhost:${port}/`;
+  log(`server at ${base}`);
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'suction-e2e-'));
+  let context;
+  try {
+    // the server's headers, checked directly
+    const r = await fetch(base);
+    check(r.headers.get('cross-origin-opener-policy') === 'same-origin' && r.headers.get('cross-origin-embedder-policy') === 'require-corp',
+          'server sends COOP/COEP');
+    const esc = await fetch(`${base}..%2f..%2fMakefile`);
+    check(esc.status === 403 || esc.status === 404, 'server refuses paths outside build/web', `HTTP ${esc.status}`);
+
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM, headless: true, viewport: { width: 1280, height: 800 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+             '--disable-background-networking', '--disable-component-update', '--disable-sync',
+             '--enable-unsafe-swiftshader'],
+      timeout: 120000,
+    });
+    const page = context.pages()[0] || await context.newPage();
+    page.setDefaultTimeout(120000);
+    const consoleErrors = [], pageErrors = [];
+    page.on('console', m => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+      if (process.env.E2E_VERBOSE) log('console:', m.type(), m.text());
+    });
+    page.on('pageerror', e => pageErrors.push(String(e && e.stack || e)));
+    page.on('worker', w => log(`worker started: ${w.url().replace(base, '')}`));
+
+    const url = `${base}?scene=${encodeURIComponent(SCENE)}${BACKEND === 'mock' ? '&backend=mock' : ''}`;
+    log(`open ${url}`);
+    await page.goto(url, { waitUntil: 'load' });
+    const S = () => page.evaluate(() => window.__suction);
+    must(await page.evaluate(() => window.crossOriginIsolated === true), 'crossOriginIsolated === true');
+
+    // the scene loads (or an error is shown)
+    await page.waitForFunction(() => { const s = window.__suction; return (s.loaded && s.frames > 0) || s.errors.some(e => !e.startsWith('backend')); },
+                               null, { timeout: 180000, polling: 250 });
+    let s = await S();
+    const allowed = process.env.E2E_ALLOW_ERRORS ? new RegExp(process.env.E2E_ALLOW_ERRORS) : null;
+    const realErrors = (st) => st.errors.filter(e => !e.startsWith('backend:') && !(allowed && allowed.test(e)));
+    must(realErrors(s).length === 0, 'the page loads the scene without errors', realErrors(s).join(' | '));
+    check(s.backend === BACKEND, `backend is ${BACKEND}`, `${s.backend} ${s.module || ''} ${s.version || ''}`);
+    check(s.workerCrossOriginIsolated === true, 'the worker is cross-origin isolated (wasm threads possible)');
+    must(s.scene === SCENE, `scene '${SCENE}' loaded`, `got ${s.scene}; scenes: ${s.scenes.join(', ')}`);
+    check(s.scenes.length >= 2 && s.scenes.includes('default'), 'the scene picker lists every scene', s.scenes.join(', '));
+    const optionCount = await page.locator('#scene option').count();
+    check(optionCount === s.scenes.length, 'the scene picker has one option per scene', `${optionCount}`);
+    summary.duration = s.duration; summary.pAtm = s.pAtm;
+    await page.waitForTimeout(500);
+    await shot(page, 'loaded');
+    const checksum0 = s.positionsChecksum;
+
+    // play until a cavity goes below ambient (or the scene ends)
+    // as fast as the machine allows, up to real time
+    await page.selectOption('#speed-mode', 'realtime');
+    await page.fill('#speed', process.env.E2E_SPEED || '1');
+    await page.click('#play');
+    await page.waitForFunction(() => window.__suction.step > 0, null, { timeout: 120000, polling: 200 });
+    s = await S();
+    check(s.step > 0, 'steps advance after play', `step ${s.step}`);
+    // the page counts, per frame, cavities, cavity meshes, phases and the lowest pressure
+    let shotBelow = false;
+    const deadline = Date.now() + Math.max(60000, (TIMEOUT_S - 120) * 1000 - (Date.now() - t0));
+    let lastStep = -1, stalled = Date.now();
+    const minDp = Number(process.env.E2E_MIN_DP || 1000);
+    const below = (st) => st.minPressureSeen !== null && st.minPressureSeen < st.pAtm - minDp;
+    for (;;) {
+      s = await S();
+      if (below(s) && !shotBelow && s.cavities > 0) { await shot(page, 'suction'); shotBelow = true; }
+      if (realErrors(s).length) break;
+      if (below(s) && (shotBelow || s.cavities === 0) && s.phasesSeen.some(p => p === 'holding' || p === 'leaking')) break;
+      if (!s.playing && s.step > 0 && s.time >= s.duration - 1e-9) break;   // the scene ended
+      if (s.step !== lastStep) { lastStep = s.step; stalled = Date.now(); }
+      if (Date.now() - stalled > 60000) { check(false, 'the simulation keeps stepping', `stuck at step ${s.step}`); break; }
+      if (Date.now() > deadline) { log('time limit for the suction phase reached'); break; }
+      await sleep(250);
+    }
+    const sawCavity = s.framesWithCavity > 0, minP = s.minPressureSeen;
+    summary.minPressure = minP;
+    summary.phases = s.phasesSeen;
+    summary.stepReached = s.step; summary.timeReached = s.time; summary.rtf = s.rtf;
+    log(`t = ${s.time.toFixed(3)} s, step ${s.step}, RTF ${s.rtf}, frames with cavities: ${s.framesWithCavity}, min P: ${minP}, phases: ${s.phasesSeen.join(' ')}`);
+    check(realErrors(s).length === 0, 'no simulation error while playing', realErrors(s).join(' | '));
+    check(s.positionsChecksum !== checksum0, 'positions changed while playing');
+    if (sawCavity) {
+      check(below(s), `a cavity pressure more than ${minDp} Pa below ambient in the plot data`, `min P = ${minP.toFixed(0)} Pa, P_atm = ${s.pAtm}`);
+      check(s.framesWithCavityMesh === s.framesWithCavity, 'a cavity mesh is in the three.js scene whenever cavities > 0',
+            `${s.framesWithCavityMesh} of ${s.framesWithCavity} frames`);
+      check(s.phasesSeen.some(p => p === 'holding' || p === 'leaking'), 'the phase panel showed holding (or leaking)', s.phasesSeen.join(' '));
+    } else if (REQUIRE_SUCTION) {
+      check(false, 'a cavity pressure below ambient in the plot data',
+            `scene '${SCENE}' produced NO cavity in ${s.step} steps (t = ${s.time.toFixed(3)} s): ` +
+            'the suction physics (cavity detection + pressure constraint) is not in place or did not seal');
+    } else {
+      log(`note: scene '${SCENE}' produced no cavity (suction physics not in place yet?): checked stepping and positions only`);
+    }
+    if (!shotBelow) await shot(page, 'played');
+
+    // drag the cup by its handle with real mouse events
+    s = await S();
+    if (s.drivers.length === 0) {
+      log(`note: scene '${SCENE}' has no driver: dragging not tested`);
+    } else {
+      if (!s.playing) await page.click('#play');   // keep stepping (past the scene's end if needed)
+      await page.waitForFunction(() => window.__suction.grabPoint !== null, null, { timeout: 60000, polling: 200 });
+      s = await S();
+      const g = s.grabPoint, before = s.positionsChecksum, off0 = s.driverOffsets[0] || [0, 0, 0];
+      log(`grab at (${g.x.toFixed(0)}, ${g.y.toFixed(0)})`);
+      await page.mouse.move(g.x, g.y);
+      await page.mouse.down();
+      for (let i = 1; i <= 12; ++i) { await page.mouse.move(g.x + 3 * i, g.y - 6 * i); await sleep(50); }
+      const during = await S();
+      check(during.dragging, 'pointer-down on the cup starts a drag');
+      await sleep(300);
+      await page.mouse.up();
+      let moved = false, off = off0;
+      for (let i = 0; i < 200 && !moved; ++i) {
+        s = await S();
+        off = s.driverOffsets[0] || off0;
+        moved = Math.hypot(off[0] - off0[0], off[1] - off0[1], off[2] - off0[2]) > 1e-4 && s.positionsChecksum !== before;
+        if (!moved && !s.playing) await page.click('#play');   // the scene may have reached its end: go on
+        if (!moved) await sleep(300);
+      }
+      check(moved, 'dragging moved the driver offset and the positions', `offset ${off.map(v => v.toExponential(2)).join(', ')}`);
+      summary.dragOffset = off;
+      await shot(page, 'dragged');
+    }
+    s = await S();
+    check(realErrors(s).length === 0, 'no error shown in the page', realErrors(s).join(' | '));
+    check(consoleErrors.length === 0, 'no console error', consoleErrors.slice(0, 5).join(' | '));
+    check(pageErrors.length === 0, 'no page error', pageErrors.slice(0, 5).join(' | '));
+    await page.click('#play').catch(() => {});
+  } finally {
+    if (context) await context.close().catch(() => {});
+    server.kill('SIGTERM');
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+async function shot(page, name) {
+  const file = path.join(outDir, `${SCENE}_${name}.png`);
+  await page.screenshot({ path: file });
+  summary.screenshots.push(path.relative(root, file));
+  log(`screenshot ${path.relative(root, file)}`);
+}
+
+const watchdog = setTimeout(() => { log(`FAIL: overall time limit ${TIMEOUT_S} s`); process.exit(1); }, TIMEOUT_S * 1000);
+main().catch(e => { if (!(e instanceof Fatal)) check(false, 'e2e ran to the end', String(e && e.stack || e)); })
+  .finally(() => {
+    clearTimeout(watchdog);
+    summary.ok = !failed; summary.seconds = (Date.now() - t0) / 1000;
+    try { fs.mkdirSync(outDir, { recursive: true }); fs.writeFileSync(path.join(outDir, 'e2e.json'), JSON.stringify(summary, null, 1)); } catch {}
+    console.log(`e2e (${SCENE}, ${BACKEND}): ${failed ? 'FAIL' : 'PASS'} in ${summary.seconds.toFixed(0)} s`);
+    process.exit(failed ? 1 : 0);
+  });

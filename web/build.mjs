@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Assembles the static site build/web/ (what scripts/serve.mjs serves, and only that):
+//   index.html, style.css, src/*.js       the app (web/)
+//   lib/three/three.module.js, three.core.js, addons/controls/OrbitControls.js   (web/node_modules/three)
+//   wasm/*                                the wasm module from build/wasm-web/wasm/ (make wasm-web)
+//   mock/mock_simulator.js                the JS mock (used only with ?backend=mock)
+//   scenes/*.json + scenes/index.json     the CLI's scenes and a generated list of them
+// Usage: node web/build.mjs [--out build/web] [--wasm build/wasm-web/wasm] [--require-wasm]
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const webDir = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(webDir, '..');
+const args = process.argv.slice(2);
+const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
+const out = path.resolve(root, opt('--out', 'build/web'));
+const wasmDir = path.resolve(root, opt('--wasm', 'build/wasm-web/wasm'));
+const requireWasm = args.includes('--require-wasm');
+
+function copy(src, dst) {
+  fs.mkdirSync(path.dirname(dst), { recursive: true });
+  fs.copyFileSync(src, dst);
+}
+
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(out, { recursive: true });
+
+for (const f of ['index.html', 'style.css']) copy(path.join(webDir, f), path.join(out, f));
+for (const f of fs.readdirSync(path.join(webDir, 'src'))) {
+  if (f.endsWith('.js')) copy(path.join(webDir, 'src', f), path.join(out, 'src', f));
+}
+copy(path.join(webDir, 'test', 'mock_simulator.js'), path.join(out, 'mock', 'mock_simulator.js'));
+if (fs.existsSync(path.join(webDir, 'favicon.png'))) copy(path.join(webDir, 'favicon.png'), path.join(out, 'favicon.png'));
+
+// three.js: the module build (three.module.js imports ./three.core.js) and the addons we use
+const three = path.join(webDir, 'node_modules', 'three');
+if (!fs.existsSync(three)) { console.error(`web/build.mjs: ${three} is missing: run 'make web' (npm ci in web/)`); process.exit(1); }
+for (const f of ['three.module.js', 'three.core.js']) {
+  const src = path.join(three, 'build', f);
+  if (fs.existsSync(src)) copy(src, path.join(out, 'lib', 'three', f));
+}
+copy(path.join(three, 'examples', 'jsm', 'controls', 'OrbitControls.js'), path.join(out, 'lib', 'three', 'addons', 'controls', 'OrbitControls.js'));
+copy(path.join(three, 'LICENSE'), path.join(out, 'lib', 'three', 'LICENSE'));
+
+// the wasm module (ES6 factory createSuction + .wasm + pthread .worker.js)
+let wasmFiles = [];
+if (fs.existsSync(wasmDir)) {
+  wasmFiles = fs.readdirSync(wasmDir).filter(f => /\.(js|mjs|wasm|map)$/.test(f) && !f.includes('_node'));
+  for (const f of wasmFiles) copy(path.join(wasmDir, f), path.join(out, 'wasm', f));
+}
+if (!wasmFiles.some(f => f.endsWith('.wasm'))) {
+  const msg = `web/build.mjs: no wasm module in ${path.relative(root, wasmDir)} (run 'make wasm-web'); the page will only work with ?backend=mock`;
+  if (requireWasm) { console.error(msg); process.exit(1); }
+  console.warn(msg);
+}
+
+// scenes: the same files as the CLI's, plus a generated index
+const scenesDir = path.join(root, 'scenes');
+const scenes = [];
+for (const f of fs.readdirSync(scenesDir).filter(f => f.endsWith('.json')).sort()) {
+  const text = fs.readFileSync(path.join(scenesDir, f), 'utf8');
+  let name = f.replace(/\.json$/, ''), description = '', error;
+  try { const doc = JSON.parse(text); name = doc.name || name; description = doc.description || ''; }
+  catch (e) { error = `invalid JSON: ${e.message}`; }
+  copy(path.join(scenesDir, f), path.join(out, 'scenes', f));
+  scenes.push({ name: f.replace(/\.json$/, ''), file: f, title: name, description, ...(error ? { error } : {}) });
+}
+// copy mesh files that scenes may reference (obj/stl/msh next to the scenes)
+for (const f of fs.readdirSync(scenesDir)) {
+  const p = path.join(scenesDir, f);
+  if (fs.statSync(p).isDirectory()) fs.cpSync(p, path.join(out, 'scenes', f), { recursive: true });
+  else if (/\.(obj|stl|msh)$/i.test(f)) copy(p, path.join(out, 'scenes', f));
+}
+fs.writeFileSync(path.join(out, 'scenes', 'index.json'), JSON.stringify({ scenes }, null, 1) + '\n');
+console.log(`web/build.mjs: ${path.relative(root, out)}: ${scenes.length} scenes, wasm: ${wasmFiles.join(' ') || 'none'}`);

@@ -1,0 +1,295 @@
+// The simulation side of the page: owns a wasm Simulator (js_api: /work/notes/js_api.md ->
+// docs/web.md) and turns commands into steps and steps into frame messages. No DOM: it runs
+// in the Web Worker (web/src/worker.js) and under node with a mock (web/test/sim_host.test.mjs).
+import { seamNormal, projectedArea, holdingForce } from './physics.js';
+
+const now = () => (globalThis.performance ? performance.now() : Date.now());
+
+function toArray(x) {
+  if (Array.isArray(x)) return x;
+  if (x && typeof x.size === 'function' && typeof x.get === 'function') { // embind vector
+    const a = []; for (let i = 0; i < x.size(); ++i) a.push(x.get(i)); return a;
+  }
+  return x ? Array.from(x) : [];
+}
+
+export class SimHost {
+  /** M: the module (from createSuction); post(msg, transferList). */
+  constructor(M, post, { backend = 'wasm', maxStepsPerTick = 200, tickBudgetMs = 100 } = {}) {
+    this.M = M;
+    this.post = post;
+    this.backend = backend;
+    this.sim = new M.Simulator();
+    this.loaded = false;
+    this.playing = false;
+    this.mode = 'steps';      // 'steps': stepsPerFrame per tick; 'realtime': timeFactor x wall clock
+    this.stepsPerFrame = 1;
+    this.timeFactor = 1;
+    this.maxStepsPerTick = maxStepsPerTick;
+    this.tickBudgetMs = tickBudgetMs;
+    this.frameWanted = true;  // the page is ready for the next frame
+    this.dirty = true;        // something changed since the last frame
+    this.samples = [];        // per-step plot samples not yet sent
+    this.drag = new Map();    // driver -> { target: [x,y,z] }
+    this.dragSpeed = 0.05;    // m/s: the most a dragged handle moves per simulated second
+    this.rtfWindow = [];      // [wallMs, simTime]
+    this.timer = null;
+    this.lastTickWall = null;
+    this.stopAtEnd = true;
+  }
+
+  // ---- commands (from the page) ----------------------------------------------------------
+  handle(msg) {
+    switch (msg.type) {
+      case 'load': return this.load(msg.text, msg.baseDir || '', msg.name);
+      case 'play': this.playing = true; this.lastTickWall = null; this.rtfWindow = []; this.status(); this.schedule(); return;
+      case 'pause': this.playing = false; this.status(); return;
+      case 'step': this.runSteps(Math.max(1, msg.n | 0), Infinity); this.dirty = true; this.maybeFrame(); return;
+      case 'reset': this.reset(); return;
+      case 'speed':
+        if (msg.mode) this.mode = msg.mode;
+        if (msg.stepsPerFrame) this.stepsPerFrame = Math.max(1, msg.stepsPerFrame | 0);
+        if (msg.timeFactor) this.timeFactor = Math.max(1e-4, +msg.timeFactor);
+        this.rtfWindow = []; return;
+      case 'override': return this.override(msg.list);
+      case 'drag': this.drag.set(msg.driver, { target: msg.target.slice(0, 3) }); return;
+      case 'dragSpeed': this.dragSpeed = +msg.value; return;
+      case 'ack': this.frameWanted = true; this.maybeFrame(); if (this.playing) this.schedule(); return;
+      default: this.error('worker', `unknown command '${msg.type}'`);
+    }
+  }
+
+  error(where, message) { this.post({ type: 'error', where, message: String(message) }); }
+
+  /**
+   * Calls an optional query (probes, profile, ...); a failure is reported once per query (per
+   * load) and replaced by `fallback`, so one broken getter does not stop the simulation.
+   */
+  safe(name, fn, fallback) {
+    try { return fn(); } catch (e) {
+      this.failed = this.failed || new Set();
+      if (!this.failed.has(name)) {
+        this.failed.add(name);
+        this.error('query', `${name}() failed: ${e && e.message || e} (reported once; shown as empty)`);
+      }
+      return fallback;
+    }
+  }
+  status() { this.post({ type: 'status', playing: this.playing }); }
+
+  load(text, baseDir, name) {
+    this.playing = false;
+    let err;
+    try { err = this.sim.load(text, baseDir); } catch (e) { err = String(e && e.message || e); }
+    if (err) { this.error('load', err); this.status(); return false; }
+    this.sceneText = text;
+    this.afterRebuild(name);
+    return true;
+  }
+
+  override(list) {
+    this.playing = false;
+    const applied = [];
+    for (const [pointer, value] of list) {
+      let err;
+      try { err = this.sim.setOverride(pointer, value); } catch (e) { err = String(e && e.message || e); }
+      if (err) { this.error('override', `${pointer} = ${value}: ${err}`); break; }
+      applied.push([pointer, value]);
+    }
+    this.post({ type: 'overridden', applied, requested: list.length });
+    this.afterRebuild();
+  }
+
+  reset() {
+    this.playing = false;
+    try { this.sim.reset(); } catch (e) { this.error('reset', e && e.message || e); }
+    for (let k = 0; k < this.driverCount; ++k) this.sim.setDriverOffset(k, 0, 0, 0);
+    this.drag.clear();
+    this.samples = [];
+    this.post({ type: 'reset' });
+    this.status();
+    this.recordSample();
+    this.dirty = true; this.frameWanted = true; this.maybeFrame();
+  }
+
+  afterRebuild(name) {
+    const s = this.sim;
+    this.loaded = true;
+    this.failed = new Set();
+    this.drag.clear();
+    this.samples = [];
+    this.driverCount = s.driverCount();
+    const bodies = [];
+    for (let i = 0; i < s.bodyCount(); ++i) {
+      bodies.push({ name: s.bodyName(i), soft: !!s.bodyIsSoft(i), fixed: !!s.bodyIsFixed(i),
+                    indices: new Uint32Array(s.surfaceIndices(i)) });
+    }
+    const drivers = [];
+    for (let k = 0; k < this.driverCount; ++k) drivers.push({ name: s.driverName(k), body: s.driverBody(k) });
+    const meta = {
+      type: 'loaded', backend: this.backend, version: this.M.version ? this.M.version() : '',
+      name: name ?? s.sceneName(), sceneName: s.sceneName(), description: s.sceneDescription(),
+      dt: s.dt(), duration: s.duration(), pAtm: s.pAtm(), bodies, drivers,
+      parameters: toArray(this.safe('parameters', () => s.parameters(), [])).map(p => ({ name: p.name, value: p.value, min: p.min ?? null, max: p.max ?? null,
+                                                        unit: p.unit ?? '', doc: p.doc ?? '' })),
+      probeNames: toArray(this.safe('probeNames', () => s.probeNames(), [])),
+    };
+    this.post(meta, bodies.map(b => b.indices.buffer));
+    this.status();
+    this.recordSample();
+    this.dirty = true; this.frameWanted = true; this.maybeFrame();
+  }
+
+  // ---- stepping -------------------------------------------------------------------------
+  schedule() {
+    if (this.timer !== null || !this.playing) return;
+    this.timer = setTimeout(() => { this.timer = null; this.tick(); }, 0);
+  }
+
+  /** How many steps this tick should take. */
+  stepsThisTick() {
+    if (this.mode !== 'realtime') return this.stepsPerFrame;
+    const t = now();
+    const wall = this.lastTickWall === null ? 16 : Math.min(100, t - this.lastTickWall);
+    this.lastTickWall = t;
+    this.simDebt = (this.simDebt || 0) + wall * 1e-3 * this.timeFactor;
+    const dt = this.sim.dt();
+    const n = Math.floor(this.simDebt / dt);
+    this.simDebt -= n * dt;
+    return Math.min(n, this.maxStepsPerTick);
+  }
+
+  tick() {
+    if (!this.playing || !this.loaded) return;
+    // 'steps' mode runs in lockstep with the page: N steps, one frame, wait for its ack.
+    // 'realtime' mode keeps stepping (paced by the wall clock) and sends a frame whenever the
+    // page is ready for one.
+    if (this.mode !== 'realtime' && !this.frameWanted) return;
+    const n = this.stepsThisTick();
+    if (n > 0) this.runSteps(n);
+    this.maybeFrame();
+    if (this.playing && this.mode === 'realtime') {
+      if (n === 0) { this.timer = setTimeout(() => { this.timer = null; this.tick(); }, 4); }
+      else this.schedule();
+    }
+  }
+
+  /** Moves every dragged driver's offset towards its target, at most dragSpeed*dt per step. */
+  applyDrag(dt) {
+    for (const [k, d] of this.drag) {
+      const cur = toArray(this.sim.driverOffset(k));
+      const dx = d.target[0] - cur[0], dy = d.target[1] - cur[1], dz = d.target[2] - cur[2];
+      const dist = Math.hypot(dx, dy, dz);
+      if (dist < 1e-9) { this.drag.delete(k); continue; }
+      const f = Math.min(1, (this.dragSpeed * dt) / dist);
+      this.sim.setDriverOffset(k, cur[0] + f * dx, cur[1] + f * dy, cur[2] + f * dz);
+    }
+  }
+
+  /** Runs up to n steps; stops early (a tick) once budgetMs have passed, so commands get in. */
+  runSteps(n, budgetMs = this.tickBudgetMs) {
+    const start = now();
+    const dt = this.sim.dt();
+    for (let i = 0; i < n; ++i) {
+      this.applyDrag(dt);
+      let err;
+      try { err = this.sim.step(1); } catch (e) { err = String(e && e.message || e); }
+      if (err) {
+        this.playing = false;
+        this.error('step', `step ${this.sim.stepCount() + 1} (t = ${this.sim.time().toFixed(4)} s): ${err}`);
+        this.status();
+        break;
+      }
+      this.recordSample();
+      this.dirty = true;
+      if (this.stopAtEnd && this.playing && this.sim.time() >= this.sim.duration() - 1e-9 &&
+          this.sim.time() - dt < this.sim.duration() - 1e-9) {
+        this.playing = false; this.post({ type: 'end', time: this.sim.time() }); this.status();
+        break;
+      }
+      if (now() - start > budgetMs && i + 1 < n) break;
+    }
+    this.rtfWindow.push([now(), this.sim.time()]);
+    while (this.rtfWindow.length > 2 && this.rtfWindow[this.rtfWindow.length - 1][0] - this.rtfWindow[0][0] > 2000) this.rtfWindow.shift();
+  }
+
+  realTimeFactor() {
+    const w = this.rtfWindow;
+    if (w.length < 2) return null;
+    const dw = (w[w.length - 1][0] - w[0][0]) * 1e-3, ds = w[w.length - 1][1] - w[0][1];
+    return dw > 0 ? ds / dw : null;
+  }
+
+  /** Cavity k: info + area + holding force (from the live views; nothing copied). */
+  cavity(k, pAtm) {
+    const s = this.sim;
+    const info = s.cavityInfo(k);
+    const seam = s.cavitySeam(k);
+    const n = seamNormal(seam) || [0, 0, 1];
+    const area = projectedArea(s.cavityPositions(k), s.cavityIndices(k), n);
+    return { id: info.id, pressure: info.pressure, volume: info.volume, air: info.air,
+             outflow: info.outflow, dormant: !!info.dormant, bodyA: info.bodyA, bodyB: info.bodyB,
+             area, normal: n, force: info.dormant ? 0 : holdingForce(pAtm, info.pressure, area) };
+  }
+
+  recordSample() {
+    const s = this.sim;
+    const pAtm = s.pAtm();
+    const cavities = [];
+    for (let k = 0; k < s.cavityCount(); ++k) cavities.push(this.cavity(k, pAtm));
+    const hand = this.driverCount > 0 ? toArray(this.safe('driverReaction', () => s.driverReaction(0), [NaN, NaN, NaN]))[2] : NaN;
+    this.samples.push({ t: s.time(), step: s.stepCount(), pAtm, contacts: s.contactCount(), cavities,
+                        force: cavities.reduce((a, c) => a + c.force, 0), hand });
+    if (this.samples.length > 20000) this.samples.splice(0, this.samples.length - 20000);
+  }
+
+  maybeFrame() {
+    if (!this.frameWanted || !this.dirty || !this.loaded) return;
+    this.frameWanted = false;
+    this.dirty = false;
+    const { msg, transfer } = this.frame();
+    this.post(msg, transfer);
+  }
+
+  /** The frame message: copies of every view (transferable), cavities, contacts, probes... */
+  frame() {
+    const s = this.sim;
+    const transfer = [];
+    const bodies = [];
+    for (let i = 0; i < s.bodyCount(); ++i) {
+      const p = new Float32Array(s.surfacePositions(i)); // copy out of wasm memory
+      bodies.push(p); transfer.push(p.buffer);
+    }
+    const pAtm = s.pAtm();
+    const cavities = [];
+    for (let k = 0; k < s.cavityCount(); ++k) {
+      const c = this.cavity(k, pAtm);
+      c.positions = new Float32Array(s.cavityPositions(k));
+      c.indices = new Uint32Array(s.cavityIndices(k));
+      c.seam = new Float32Array(s.cavitySeam(k));
+      transfer.push(c.positions.buffer, c.indices.buffer, c.seam.buffer);
+      cavities.push(c);
+    }
+    const contacts = new Float32Array(s.contacts());
+    transfer.push(contacts.buffer);
+    const drivers = [];
+    for (let k = 0; k < this.driverCount; ++k) {
+      drivers.push({ offset: toArray(s.driverOffset(k)),
+                     reaction: toArray(this.safe('driverReaction', () => s.driverReaction(k), [NaN, NaN, NaN])) });
+    }
+    const prof = this.safe('profile', () => s.profile(), {});
+    const profile = {};
+    for (const key of ['leak', 'free_motion', 'collision', 'cavities', 'compliance', 'solve', 'correction',
+                       'total', 'contacts', 'constraints', 'cavities_count', 'iterations', 'residual']) {
+      if (prof && prof[key] !== undefined) profile[key] = prof[key];
+    }
+    const msg = {
+      type: 'frame', time: s.time(), step: s.stepCount(), playing: this.playing,
+      bodies, cavities, contacts, contactCount: s.contactCount(), drivers,
+      probes: Array.from(this.safe('probeValues', () => s.probeValues(), [])), profile, samples: this.samples,
+      rtf: this.realTimeFactor(),
+    };
+    this.samples = [];
+    return { msg, transfer };
+  }
+}

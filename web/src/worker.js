@@ -1,0 +1,102 @@
+// The simulation worker (a module worker): loads the wasm module, owns the Simulator through
+// SimHost, and talks to the page with messages (docs/web.md, "Messages").
+import { SimHost } from './sim_host.js';
+
+let host = null;
+const queue = [];
+const post = (msg, transfer = []) => self.postMessage(msg, transfer);
+
+// Names the wasm module may have in build/web/wasm/ (js_api.md and the Makefile disagree on it).
+const MODULE_NAMES = ['suction_wasm.js', 'suction_web.js'];
+
+async function loadWasm() {
+  let lastError = null;
+  for (const name of MODULE_NAMES) {
+    const url = new URL(`../wasm/${name}`, import.meta.url).href;
+    let mod;
+    try { mod = await import(url); } catch (e) { lastError = e; continue; }
+    const factory = mod.default || mod.createSuction;
+    if (typeof factory !== 'function') { lastError = new Error(`${name} has no default export`); continue; }
+    const r = factory({
+      locateFile: (path) => new URL(`../wasm/${path}`, import.meta.url).href,
+      mainScriptUrlOrBlob: url,
+      print: (s) => console.log('[wasm]', s),
+      printErr: (s) => console.warn('[wasm]', s),
+    });
+    return { M: await (r.ready || r), name };
+  }
+  throw new Error(`the wasm module could not be loaded from wasm/ (${MODULE_NAMES.join(' or ')}): ` +
+                  `${lastError && lastError.message || lastError}. Build it with 'make wasm-web web'.`);
+}
+
+async function loadMock() {
+  const { createMockModule } = await import('../mock/mock_simulator.js');
+  return { M: createMockModule(), name: 'mock' };
+}
+
+async function init(backend) {
+  try {
+    const { M, name } = backend === 'mock' ? await loadMock() : await loadWasm();
+    host = new SimHost(M, post, { backend: backend === 'mock' ? 'mock' : 'wasm' });
+    post({ type: 'ready', backend: host.backend, module: name, version: M.version ? M.version() : '',
+           crossOriginIsolated: self.crossOriginIsolated === true,
+           threads: typeof SharedArrayBuffer !== 'undefined' });
+    while (queue.length) run(queue.shift());
+  } catch (e) {
+    post({ type: 'error', where: 'init', message: String(e && e.message || e), fatal: true });
+  }
+}
+
+/** The mesh files a scene names ("mesh": {"file": ...}), relative to its folder. */
+function meshFiles(doc, out = new Set()) {
+  if (Array.isArray(doc)) for (const x of doc) meshFiles(x, out);
+  else if (doc && typeof doc === 'object') {
+    for (const [k, v] of Object.entries(doc)) {
+      if (k === 'mesh' && v && typeof v.file === 'string') out.add(v.file);
+      else meshFiles(v, out);
+    }
+  }
+  return out;
+}
+
+/**
+ * Scenes that read mesh files: fetch them from the server (build/web/scenes/) and write them
+ * into the module's in-memory file system under /tmp, which becomes the scene's baseDir.
+ */
+async function stageMeshFiles(msg) {
+  let doc;
+  try { doc = JSON.parse(msg.text); } catch { return msg; }   // the loader reports bad JSON
+  const files = [...meshFiles(doc)];
+  if (!files.length) return msg;
+  if (!host.M.writeFile) throw new Error('this module cannot receive mesh files (no writeFile)');
+  for (const f of files) {
+    if (f.startsWith('/') || f.split('/').includes('..') || f.includes('/')) {
+      throw new Error(`mesh file '${f}': only files next to the scene can be loaded in the browser`);
+    }
+    const r = await fetch(new URL(`../${msg.baseDir || 'scenes'}/${f}`, import.meta.url));
+    if (!r.ok) throw new Error(`mesh file '${f}': HTTP ${r.status}`);
+    const err = host.M.writeFile(`/tmp/${f}`, new Uint8Array(await r.arrayBuffer()));
+    if (err) throw new Error(`mesh file '${f}': ${err}`);
+  }
+  return { ...msg, baseDir: '/tmp' };
+}
+
+// commands run one at a time, in order (a load may wait for its mesh files)
+let chain = Promise.resolve();
+function run(msg) {
+  chain = chain.then(async () => {
+    try { host.handle(msg.type === 'load' ? await stageMeshFiles(msg) : msg); } catch (e) {
+      post({ type: 'error', where: msg.type, message: String(e && e.message || e) });
+    }
+  });
+}
+
+self.onmessage = (ev) => {
+  const msg = ev.data;
+  if (msg.type === 'init') { init(msg.backend); return; }
+  if (!host) { queue.push(msg); return; }
+  run(msg);
+};
+
+self.addEventListener('error', (e) => post({ type: 'error', where: 'worker', message: String(e.message || e) }));
+self.addEventListener('unhandledrejection', (e) => post({ type: 'error', where: 'worker', message: String(e.reason && e.reason.message || e.reason) }));

@@ -1,0 +1,46 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { findCupMaterial, editableFields, displayValue, overridesFor, getPointer, escapePointerToken } from '../src/scene_params.js';
+
+const scene = JSON.parse(fs.readFileSync(new URL('../../scenes/default.json', import.meta.url), 'utf8'));
+
+test('the cup material of the default scene is found through its driver', () => {
+  assert.equal(findCupMaterial(scene), 'silicone');
+  assert.equal(findCupMaterial({ bodies: [{ name: 'g', type: 'fixed', material: 'x' }, { name: 'c', type: 'fem', material: 'gel', mesh: { generator: 'cup' } }] }), 'gel');
+  assert.equal(findCupMaterial({ bodies: [] }), null);
+  assert.equal(findCupMaterial({}), null);
+});
+
+test('editable fields point into the scene', () => {
+  const f = editableFields(scene);
+  const byKey = Object.fromEntries(f.map(x => [x.key, x]));
+  assert.equal(byKey.young.pointer, '/materials/silicone/young');
+  assert.equal(byKey.young.value, '=young_mpa*1e6');
+  assert.equal(displayValue(byKey.young), '=young_mpa*1e6');
+  assert.equal(byKey.poisson.value, 0.45);
+  assert.equal(displayValue(byKey.poisson), '0.45');
+  assert.equal(byKey.dt.pointer, '/settings/dt');
+  assert.equal(displayValue(byKey.dt), '10');  // 0.01 s in ms
+  assert.equal(byKey.leak_rate.pointer, '/settings/cavity/leak_rate');
+  for (const k of ['young', 'poisson', 'friction', 'leak_rate', 'p_max', 'sealing_distance', 'dt']) assert.ok(byKey[k], k);
+});
+
+test('overrides: units, expressions, missing parents, bad input', () => {
+  const f = Object.fromEntries(editableFields(scene).map(x => [x.key, x]));
+  assert.deepEqual(overridesFor(scene, f.young, '2'), [['/materials/silicone/young', '2000000']]);
+  assert.deepEqual(overridesFor(scene, f.young, '=3e6'), [['/materials/silicone/young', '"=3e6"']]);
+  assert.deepEqual(overridesFor(scene, f.dt, '5'), [['/settings/dt', '0.005']]);
+  const leak = overridesFor(scene, f.leak_rate, '0.5');
+  if (getPointer(scene, '/settings/cavity') === undefined) assert.deepEqual(leak, [['/settings/cavity', '{}'], ['/settings/cavity/leak_rate', '0.5']]);
+  else assert.deepEqual(leak, [['/settings/cavity/leak_rate', '0.5']]);
+  assert.throws(() => overridesFor(scene, f.poisson, 'abc'), /not a number/);
+  assert.throws(() => overridesFor(scene, f.poisson, ''), /not a number/);
+});
+
+test('json pointers', () => {
+  assert.equal(escapePointerToken('a/b~c'), 'a~1b~0c');
+  assert.equal(getPointer({ 'a/b': { c: [5, 6] } }, '/a~1b/c/1'), 6);
+  assert.equal(getPointer({ a: 1 }, '/b'), undefined);
+  assert.deepEqual(getPointer({ a: 1 }, ''), { a: 1 });
+});

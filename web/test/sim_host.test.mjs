@@ -1,0 +1,121 @@
+// SimHost (the worker's logic) against the JS mock of the wasm API.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { SimHost } from '../src/sim_host.js';
+import { createMockModule } from './mock_simulator.js';
+
+const sceneText = fs.readFileSync(new URL('../../scenes/default.json', import.meta.url), 'utf8');
+
+function makeHost() {
+  const msgs = [];
+  const host = new SimHost(createMockModule(), (m, transfer) => msgs.push({ m, transfer }), { backend: 'mock' });
+  return { host, msgs, of: (type) => msgs.filter(x => x.m.type === type).map(x => x.m) };
+}
+
+test('load posts the scene meta and a first frame', () => {
+  const { host, msgs, of } = makeHost();
+  host.handle({ type: 'load', text: sceneText, name: 'default' });
+  const meta = of('loaded')[0];
+  assert.ok(meta, 'loaded');
+  assert.equal(meta.name, 'default');
+  assert.equal(meta.bodies.length, 2);
+  assert.ok(meta.bodies[0].soft && meta.bodies[1].fixed);
+  assert.ok(meta.bodies[0].indices instanceof Uint32Array);
+  assert.deepEqual(meta.drivers, [{ name: 'hand', body: 0 }]);
+  assert.equal(meta.pAtm, 101325);
+  assert.ok(meta.parameters.some(p => p.name === 'push_mm'));
+  const frame = of('frame')[0];
+  assert.ok(frame.bodies[0] instanceof Float32Array);
+  const f = msgs.find(x => x.m.type === 'frame');
+  assert.ok(f.transfer.includes(frame.bodies[0].buffer), 'positions are transferred');
+  assert.equal(frame.samples.length, 1);
+});
+
+test('a bad scene reports the loader error', () => {
+  const { host, of } = makeHost();
+  host.handle({ type: 'load', text: '{ nope', name: 'bad' });
+  const e = of('error')[0];
+  assert.equal(e.where, 'load');
+  assert.match(e.message, /JSON/);
+  assert.equal(of('loaded').length, 0);
+});
+
+test('frames flow only after an ack; samples cover every step', () => {
+  const { host, of } = makeHost();
+  host.handle({ type: 'load', text: sceneText, name: 'default' });
+  assert.equal(of('frame').length, 1);
+  host.handle({ type: 'step', n: 5 });
+  assert.equal(of('frame').length, 1, 'no frame before the ack');
+  host.handle({ type: 'ack' });
+  const frames = of('frame');
+  assert.equal(frames.length, 2);
+  assert.equal(frames[1].step, 5);
+  assert.deepEqual(frames[1].samples.map(s => s.step), [1, 2, 3, 4, 5]);
+});
+
+test('pressing then pulling gives a cavity below ambient (mock physics), with a holding force', () => {
+  const { host, of } = makeHost();
+  host.handle({ type: 'load', text: sceneText, name: 'default' });
+  host.handle({ type: 'step', n: 120 });
+  host.handle({ type: 'ack' });
+  const f = of('frame').at(-1);
+  const low = f.samples.flatMap(s => s.cavities).filter(c => c.pressure < 101325 - 100);
+  assert.ok(low.length > 0, 'some cavity below ambient');
+  assert.ok(low.every(c => c.area > 0 && c.force > 0));
+  assert.ok(f.profile.total > 0);
+});
+
+test('dragging moves the driver offset smoothly towards its target', () => {
+  const { host, of } = makeHost();
+  host.handle({ type: 'load', text: sceneText, name: 'default' });
+  host.handle({ type: 'drag', driver: 0, target: [0.01, 0, 0] });
+  host.handle({ type: 'step', n: 1 });
+  host.handle({ type: 'ack' });
+  let off = of('frame').at(-1).drivers[0].offset;
+  assert.ok(off[0] > 0 && off[0] <= host.dragSpeed * 0.01 + 1e-12, `one step moves at most dragSpeed*dt: ${off[0]}`);
+  host.handle({ type: 'step', n: 100 });
+  host.handle({ type: 'ack' });
+  off = of('frame').at(-1).drivers[0].offset;
+  assert.ok(Math.abs(off[0] - 0.01) < 1e-9, `reached: ${off[0]}`);
+  host.handle({ type: 'reset' });
+  host.handle({ type: 'ack' });
+  assert.deepEqual(of('frame').at(-1).drivers[0].offset, [0, 0, 0]);
+});
+
+test('overrides rebuild, report what was applied, and errors are reported', () => {
+  const { host, of } = makeHost();
+  host.handle({ type: 'load', text: sceneText, name: 'default' });
+  host.handle({ type: 'override', list: [['/settings/dt', '0.005']] });
+  assert.equal(of('loaded').at(-1).dt, 0.005);
+  assert.deepEqual(of('overridden').at(-1).applied, [['/settings/dt', '0.005']]);
+  host.handle({ type: 'override', list: [['/nope/x', '1']] });
+  assert.equal(of('error').at(-1).where, 'override');
+  assert.equal(of('loaded').at(-1).dt, 0.005, 'the old simulation is kept');
+});
+
+test('a diverging step pauses and reports', () => {
+  const { host, of } = makeHost();
+  host.handle({ type: 'load', text: sceneText, name: 'default' });
+  host.handle({ type: 'override', list: [['/settings/dt', '0.1']] }); // the mock diverges above 0.05
+  host.handle({ type: 'ack' });
+  host.handle({ type: 'play' });
+  clearTimeout(host.timer); host.timer = null;
+  host.tick();
+  const e = of('error').at(-1);
+  assert.equal(e.where, 'step');
+  assert.match(e.message, /diverg/);
+  assert.equal(host.playing, false);
+  clearTimeout(host.timer); host.timer = null;
+});
+
+test('play runs ticks and stops at the end of the scene', async () => {
+  const { host, of } = makeHost();
+  host.handle({ type: 'load', text: sceneText, name: 'default' });
+  host.handle({ type: 'speed', stepsPerFrame: 50 });
+  host.handle({ type: 'play' });
+  for (let i = 0; i < 3000 && host.playing; ++i) { host.handle({ type: 'ack' }); await new Promise(r => setTimeout(r, 1)); }
+  assert.equal(host.playing, false);
+  assert.equal(of('end').length, 1);
+  assert.ok(Math.abs(host.sim.time() - host.sim.duration()) < 1e-9);
+});
