@@ -4,7 +4,8 @@
 # Usage: scripts/install-deps.sh [--check]   (--check: report missing packages, exit 1 if any)
 set -euo pipefail
 
-# The one list of build dependencies (CGAL comes with a later issue).
+# The one list of build dependencies. CGAL (header-only) needs Boost's headers and, natively,
+# GMP and MPFR; the WebAssembly build uses the same CGAL/Boost headers without GMP.
 PACKAGES=(
   build-essential
   cmake
@@ -14,6 +15,10 @@ PACKAGES=(
   libgtest-dev
   googletest
   libbenchmark-dev
+  libcgal-dev
+  libgmp-dev
+  libmpfr-dev
+  libboost-dev
   emscripten
   nodejs
   npm               # installs three / playwright-core for web/ (skipped when some npm is on PATH)
