@@ -11,7 +11,7 @@
 #   make demo-native  native build, then: suction run scenes/default.json (a text summary)
 #   make web      assemble build/web (web/ + three.js + the wasm-web module + scenes/)
 #   make test-web node unit tests of web/ (node --test web/test/) + the chromium e2e test
-#   make bench    native build, then: suction bench on cup_fall and default, compliance sweep
+#   make bench    native build, then: suction bench on cup_fall, default, ground, rigid_lift; sweeps
 #   make cuda     configure + build build/cuda (SUCTION_WITH_CUDA=ON, sm_90; compile only here)
 #   make clean    remove build/
 #
