@@ -103,7 +103,7 @@ int info_command(const SceneOptions& options) {
     for (double m : b.node_mass) mass += m;
     int fixed = 0, driven = 0;
     for (int k : b.node_constraint) {
-      if (k == -2) ++fixed;        // fixed in place
+      if (k == kNodeFixed) ++fixed;       // fixed in place
       else if (k >= 0) ++driven;   // follows driver k
     }
     out << format("  %-16s FEM        %d nodes, %zu tets, %zu surface triangles, mass %.4g kg\n",

@@ -8,13 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cavity/cavity.h"
 #include "common/error.h"
 #include "io/csv.h"
+#include "model/body_slots.h"
 #include "model/model.h"
 #include "model/state.h"
 #include "rigid/rigid_dynamics.h"
-#include "scene/expression.h"
 #include "sim/simulation.h"
 
 namespace suction::wasm {
@@ -38,72 +37,6 @@ std::string current_error() {
   } catch (...) {
     return "unknown error";
   }
-}
-
-/// an override value as the scene loader reads it: JSON when it parses, a plain string otherwise
-OrderedJson override_json(const std::string& text) {
-  OrderedJson v = OrderedJson::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (v.is_discarded()) return OrderedJson(text);
-  return v;
-}
-
-/// "~1" -> "/", "~0" -> "~" (RFC 6901)
-std::string unescape_token(const std::string& token) {
-  std::string out;
-  for (size_t i = 0; i < token.size(); ++i) {
-    if (token[i] == '~' && i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
-      out += token[i + 1] == '0' ? '~' : '/';
-      ++i;
-    } else {
-      out += token[i];
-    }
-  }
-  return out;
-}
-
-/// The scene's parameters with the overrides applied, evaluated in file order as the loader
-/// does (only called once the scene has loaded, so every value is valid).
-std::vector<ParameterInfo> read_parameters(const std::string& text,
-                                           const std::vector<SceneOverride>& overrides) {
-  std::vector<ParameterInfo> out;
-  OrderedJson doc = OrderedJson::parse(text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("parameters") ||
-      !doc["parameters"].is_object())
-    return out;
-  OrderedJson& params = doc["parameters"];
-  for (const SceneOverride& o : overrides) {
-    const std::string prefix = "/parameters/";
-    if (o.pointer.rfind(prefix, 0) != 0) continue;
-    const std::string name = unescape_token(o.pointer.substr(prefix.size()));
-    if (params.contains(name) && params[name].is_object())
-      params[name]["default"] = override_json(o.value);
-  }
-  std::map<std::string, double> values;
-  for (const auto& item : params.items()) {
-    const OrderedJson& p = item.value();
-    if (!p.is_object() || !p.contains("default")) continue;  // "comment" and the like
-    ParameterInfo info;
-    info.name = item.key();
-    const OrderedJson& d = p["default"];
-    try {
-      if (d.is_number()) {
-        info.value = d.get<double>();
-      } else if (d.is_string() && !d.get<std::string>().empty() && d.get<std::string>()[0] == '=') {
-        info.value = evaluate_expression(d.get<std::string>().substr(1), values);
-      } else {
-        continue;
-      }
-    } catch (const std::exception&) {
-      continue;
-    }
-    if (p.contains("min") && p["min"].is_number()) info.min = p["min"].get<double>();
-    if (p.contains("max") && p["max"].is_number()) info.max = p["max"].get<double>();
-    if (p.contains("unit") && p["unit"].is_string()) info.unit = p["unit"].get<std::string>();
-    if (p.contains("doc") && p["doc"].is_string()) info.doc = p["doc"].get<std::string>();
-    values[info.name] = info.value;
-    out.push_back(std::move(info));
-  }
-  return out;
 }
 
 void append_xyz(std::vector<float>& out, const Vec3& p) {
@@ -131,33 +64,34 @@ std::string format_scene_error(const SceneError& e) {
 Facade::Facade() = default;
 Facade::~Facade() = default;
 
+const std::vector<ParameterInfo>& Facade::parameters() const {
+  static const std::vector<ParameterInfo> none;
+  return sim_ ? sim_->model().parameters : none;
+}
+
 int Facade::num_fem() const { return sim_ ? static_cast<int>(sim_->model().fem.size()) : 0; }
 
 void Facade::invalidate() { ++generation_; }
 
 std::string Facade::rebuild(const std::vector<SceneOverride>& overrides) {
   std::unique_ptr<Simulation> sim;
-  std::vector<ParameterInfo> params;
   try {
     Model model = load_scene_text(scene_text_, base_dir_, overrides, "scene");
     sim = std::make_unique<Simulation>(std::move(model));
-    params = read_parameters(scene_text_, overrides);
   } catch (...) {
     return current_error();
   }
   sim_ = std::move(sim);
-  parameters_ = std::move(params);
   overrides_ = overrides;
 
   // per-body buffers: indices now (constant), positions lazily
   const Model& m = sim_->model();
-  const size_t nb = m.fem.size() + m.rigid.size();
+  const size_t nb = static_cast<size_t>(BodySlots(m).count());
   surface_positions_.assign(nb, {});
   surface_generation_.assign(nb, ~std::uint64_t{0});
   surface_indices_.assign(nb, {});
   for (size_t i = 0; i < nb; ++i) {
-    const SurfaceMesh& s =
-        i < m.fem.size() ? m.fem[i].boundary.surface : m.rigid[i - m.fem.size()].surface;
+    const SurfaceMesh& s = slot_surface(m, static_cast<int>(i));
     auto& idx = surface_indices_[i];
     idx.reserve(3 * s.triangles.size());
     for (const Tri& t : s.triangles)
@@ -245,27 +179,26 @@ std::string Facade::scene_description() const { return sim_ ? sim_->model().desc
 
 // --- bodies -------------------------------------------------------------------------------
 
-int Facade::body_count() const {
-  return sim_ ? static_cast<int>(sim_->model().fem.size() + sim_->model().rigid.size()) : 0;
-}
+int Facade::body_count() const { return sim_ ? BodySlots(sim_->model()).count() : 0; }
 
 std::string Facade::body_name(int i) const {
   if (i < 0 || i >= body_count()) return "";
   const Model& m = sim_->model();
-  return i < num_fem() ? m.fem[i].name : m.rigid[i - num_fem()].name;
+  const BodyRef b = BodySlots(m).body(i);
+  return b.type == BodyType::Fem ? m.fem[b.index].name : m.rigid[b.index].name;
 }
 
 bool Facade::body_is_soft(int i) const { return i >= 0 && i < num_fem(); }
 
 bool Facade::body_is_fixed(int i) const {
   if (i < num_fem() || i >= body_count()) return false;
-  return sim_->model().rigid[i - num_fem()].kind == RigidKind::Fixed;
+  return sim_->model().rigid[BodySlots(sim_->model()).body(i).index].kind == RigidKind::Fixed;
 }
 
 std::string Facade::body_kind(int i) const {
   if (i < 0 || i >= body_count()) return "";
   if (i < num_fem()) return "fem";
-  switch (sim_->model().rigid[i - num_fem()].kind) {
+  switch (sim_->model().rigid[BodySlots(sim_->model()).body(i).index].kind) {
     case RigidKind::Dynamic: return "dynamic";
     case RigidKind::Fixed: return "fixed";
     case RigidKind::Kinematic: return "kinematic";
@@ -275,9 +208,7 @@ std::string Facade::body_kind(int i) const {
 
 int Facade::surface_vertex_count(int i) const {
   if (i < 0 || i >= body_count()) return 0;
-  const Model& m = sim_->model();
-  return static_cast<int>(i < num_fem() ? m.fem[i].boundary.surface.vertices.size()
-                                        : m.rigid[i - num_fem()].surface.vertices.size());
+  return static_cast<int>(slot_surface(sim_->model(), i).vertices.size());
 }
 
 int Facade::surface_triangle_count(int i) const {
@@ -292,12 +223,13 @@ const std::vector<float>& Facade::surface_positions(int i) {
   const Model& m = sim_->model();
   const State& s = sim_->state();
   out.clear();
-  if (i < num_fem()) {
-    const BoundarySurface& b = m.fem[i].boundary;
+  const BodyRef body = BodySlots(m).body(i);
+  if (body.type == BodyType::Fem) {
+    const BoundarySurface& b = m.fem[body.index].boundary;
     out.reserve(3 * b.node_of_vertex.size());
-    for (int node : b.node_of_vertex) append_xyz(out, s.fem[i].x[node]);
+    for (int node : b.node_of_vertex) append_xyz(out, s.fem[body.index].x[node]);
   } else {
-    const int r = i - num_fem();
+    const int r = body.index;
     const SurfaceMesh& surf = m.rigid[r].surface;
     out.reserve(3 * surf.vertices.size());
     for (const Vec3& v : surf.vertices) append_xyz(out, rigid_point(s.rigid[r], v));
@@ -448,8 +380,7 @@ std::string Facade::driver_name(int k) const {
 
 int Facade::driver_body(int k) const {
   if (k < 0 || k >= driver_count()) return -1;
-  const BodyRef& b = sim_->model().drivers[k].body;
-  return b.type == BodyType::Fem ? b.index : num_fem() + b.index;
+  return BodySlots(sim_->model()).slot(sim_->model().drivers[k].body);
 }
 
 std::string Facade::set_driver_offset(int k, double x, double y, double z) {

@@ -1,5 +1,5 @@
-// suction::wasm::Facade: the simulator as JavaScript sees it (docs/wasm-api.md,
-// /work/notes/js_api.md), as a plain C++ class.  No Emscripten and no physics here: it only
+// suction::wasm::Facade: the simulator as JavaScript sees it (docs/wasm-api.md),
+// as a plain C++ class.  No Emscripten and no physics here: it only
 // calls into the core (load_scene_text, parse_override, Simulation, CsvRecorder,
 // cavity_world_vertices) and keeps the flat float/index buffers that wasm/bindings.cpp hands
 // to JavaScript as typed-memory views.  Compiled natively too (it needs nothing from Emscripten).
@@ -48,13 +48,8 @@ struct CavityInfo {
   int body_a = -1, body_b = -1;  // body indices (= collision slots)
 };
 
-/// a scene parameter (the scene's "parameters" object, with the overrides applied)
-struct ParameterInfo {
-  std::string name;
-  double value = 0;                 // current value (default, or the override)
-  std::optional<double> min, max;   // absent when the scene gives none
-  std::string unit, doc;            // "" when absent
-};
+/// a scene parameter with the overrides applied: the Model's own (model/model.h Parameter)
+using ParameterInfo = Parameter;
 
 class Facade {
  public:
@@ -133,7 +128,8 @@ class Facade {
   std::vector<double> driver_reaction(int k) const;  // [x,y,z] N
 
   // --- parameters, CSV --------------------------------------------------------------------
-  const std::vector<ParameterInfo>& parameters() const { return parameters_; }
+  /// the scene's parameters (empty before a load)
+  const std::vector<ParameterInfo>& parameters() const;
   /// the CLI's --csv header / the row of the current state, without the line break
   std::string csv_header() const;
   std::string csv_row() const;
@@ -146,7 +142,6 @@ class Facade {
   std::string scene_text_, base_dir_;
   std::vector<SceneOverride> overrides_;
   std::unique_ptr<Simulation> sim_;
-  std::vector<ParameterInfo> parameters_;
   std::uint64_t generation_ = 0;  // bumped by every change of the state
 
   std::vector<std::vector<float>> surface_positions_;

@@ -1,5 +1,5 @@
 // Boolean union of two closed triangle meshes and its connected components, with the origin
-// of every output face (../shared/METHOD.md section 4, steps 3 and 4).  The only place in the
+// of every output face (docs/method.md §9).  The only place in the
 // project that includes CGAL: it is compiled into its own target, suction_cavity_cgal.
 #pragma once
 #include <stdexcept>

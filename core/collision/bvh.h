@@ -1,4 +1,4 @@
-// Bounding volume hierarchy over one body's surface triangles (../shared/METHOD.md section 3):
+// Bounding volume hierarchy over one body's surface triangles (docs/method.md §5):
 // topology built once (median split on centroids), boxes refit bottom-up every step.
 #pragma once
 #include <limits>

@@ -1,4 +1,4 @@
-// Contacts between body surfaces (../shared/METHOD.md sections 1 step 3 and 3): proximity of
+// Contacts between body surfaces (docs/method.md §5): proximity of
 // surface features within an alarm distance at the free-motion positions.
 #pragma once
 #include <cstdint>

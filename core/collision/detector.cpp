@@ -1,4 +1,4 @@
-// Contact detection (../shared/METHOD.md section 3).  Rules, with band = contact_distance +
+// Contact detection (docs/method.md §5).  Rules, with band = contact_distance +
 // alarm_distance and max_penetration = 3 × alarm_distance:
 // - vertex–triangle, both ways: each surface vertex p of body A against the triangles of body B
 //   within reach = max(band, max_penetration) of p.  With q the closest point of a triangle

@@ -1,4 +1,4 @@
-// Closest points between surface features (../shared/METHOD.md section 3): point–triangle
+// Closest points between surface features (docs/method.md §5): point–triangle
 // and segment–segment, robust for degenerate (zero-area, zero-length) and parallel inputs.
 #pragma once
 #include "common/types.h"

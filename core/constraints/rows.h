@@ -1,10 +1,34 @@
-// Constraint rows H: each row maps the bodies' velocities to one scalar constraint velocity
-// u_r = Σ coeff·v_node (FEM nodes) + Σ (linear·v + angular·ω) (rigid bodies).  Contacts give 3
-// rows each (normal, two tangents); cavities will give one row each.  Hᵀλ maps row forces back.
+// Constraint rows H (docs/method.md §5–§7): each row maps the bodies' velocities to one
+// scalar constraint velocity u_r = Σ coeff·v_node (FEM nodes) + Σ (linear·v + angular·ω)
+// (rigid bodies); Hᵀλ maps row forces back.  ConstraintLayout is the one place that knows
+// where each kind of row lives.
 #pragma once
 #include "common/types.h"
 
 namespace suction {
+
+/// A half-open range of rows [begin, end).
+struct RowRange {
+  int begin = 0, end = 0;
+  int size() const { return end - begin; }
+};
+
+/// The order of the rows of one step: contact blocks first (3 rows each: normal, tangent 1,
+/// tangent 2), then one pressure row per active cavity.  A new kind of row gets a count here
+/// and a range after the last one; every stage, the solver and the backends ask the layout.
+struct ConstraintLayout {
+  static constexpr int kRowsPerContact = 3;
+  int contacts = 0;  // contact blocks
+  int cavities = 0;  // cavity pressure rows
+
+  /// first row of contact k's block (its normal); +1, +2 are the tangents
+  int contact_row(int k) const { return kRowsPerContact * k; }
+  /// the pressure row of cavity k
+  int cavity_row(int k) const { return kRowsPerContact * contacts + k; }
+  RowRange contact_rows() const { return {0, kRowsPerContact * contacts}; }
+  RowRange cavity_rows() const { return {kRowsPerContact * contacts, count()}; }
+  int count() const { return kRowsPerContact * contacts + cavities; }
+};
 
 struct ConstraintRows {
   struct FemTerm {
@@ -19,12 +43,13 @@ struct ConstraintRows {
     Vec3 linear;   // u_r += linear·v
     Vec3 angular;  // u_r += angular·ω
   };
-  int count = 0;
+  ConstraintLayout layout;
   std::vector<FemTerm> fem_terms;
   std::vector<RigidTerm> rigid_terms;
 
+  int count() const { return layout.count(); }
   void clear() {
-    count = 0;
+    layout = ConstraintLayout{};
     fem_terms.clear();
     rigid_terms.clear();
   }

@@ -15,9 +15,11 @@
 #include <cstddef>
 #include <vector>
 
+#include "fem/factorization.h"
+
 namespace suction {
 
-class BlockCholesky {
+class BlockCholesky final : public Factorization {
  public:
   using SparseMatrix = Eigen::SparseMatrix<double>;
   using VecX = Eigen::VectorXd;
@@ -34,12 +36,12 @@ class BlockCholesky {
 
   /// x = A⁻¹ b (after a successful factorize()).
   VecX solve(const VecX& b) const;
-  void solve_in_place(Eigen::Ref<VecX> b) const;
+  void solve_in_place(Eigen::Ref<VecX> b) const override;
   /// X = A⁻¹ B for several right-hand sides (the columns of B).
   MatX solve_many(const MatX& B) const;
-  void solve_many_in_place(Eigen::Ref<MatX> B) const;
+  void solve_many_in_place(Eigen::Ref<MatX> B) const override;
 
-  int rows() const { return n_; }
+  int rows() const override { return n_; }
   bool analyzed() const { return analyzed_; }
   bool factorized() const { return factorized_; }
   /// stored entries of L: the dense supernodal panels (explicit zeros of the relaxed supernodes

@@ -1,5 +1,5 @@
 // Co-rotational linear elasticity on linear tetrahedra (Müller et al. 2002, Müller & Gross 2004;
-// ../shared/METHOD.md section 2).  Per element: F = D_s D_m⁻¹, R = polar rotation of F,
+// docs/method.md §2).  Per element: F = D_s D_m⁻¹, R = polar rotation of F,
 // f_e = -R K_e (Rᵀ x_e - X_e), element stiffness R K_e Rᵀ.
 // The force is the exact gradient of the co-rotational energy
 //   Ψ(F) = μ‖F − R‖² + λ/2 tr²(RᵀF − I)   (per unit rest volume),

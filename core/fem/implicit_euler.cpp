@@ -12,7 +12,7 @@ void init_fem_system(const FemBody& body, FemSystem& sys) {
   sys.free_index.assign(n, -1);
   sys.num_free = 0;
   for (int i = 0; i < n; ++i)
-    if (body.node_constraint[i] == -1) sys.free_index[i] = sys.num_free++;
+    if (body.node_constraint[i] == kNodeFree) sys.free_index[i] = sys.num_free++;
   const int ndof = 3 * sys.num_free;
 
   // pattern: dense 3×3 blocks for every pair of free nodes sharing a tet

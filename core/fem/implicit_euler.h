@@ -1,4 +1,4 @@
-// The implicit Euler free motion of one FEM body (../shared/METHOD.md section 1 step 2):
+// The implicit Euler free motion of one FEM body (docs/method.md §3):
 //   A Δv = b,  A = (1 + hα) M + (hβ + h²) K_w,  b = h (f_el + f_ext − α M v − β K_w v) − h² K_w v
 // with K_w = Σ_e R_e K_e R_eᵀ the warped stiffness (K = −K_w, B = −(αM + βK_w)).  Held nodes
 // (fixed or driven) have a prescribed velocity and are removed from A; their coupling goes to b.
@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "fem/block_ldlt.h"
-#include "model/model.h"
+#include "fem/fem_body.h"
 
 namespace suction {
 

@@ -1,5 +1,5 @@
 // Benchmark statistics: per-stage step timings accumulated over a run and formatted like the
-// paper's Table 1 (../shared/METHOD.md section 5).  Shared by the native CLI (`suction bench`,
+// paper's Table 1 (docs/validation.md).  Shared by the native CLI (`suction bench`,
 // the summary of `suction run`) and the wasm build.
 #pragma once
 #include <array>

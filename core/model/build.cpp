@@ -21,7 +21,7 @@ FemBody make_fem_body(const std::string& name, TetMesh mesh, int material_index,
   b.node_mass.assign(mesh.nodes.size(), 0.0);
   for (size_t e = 0; e < mesh.tets.size(); ++e)
     for (int n : mesh.tets[e]) b.node_mass[n] += material.density * b.elements.volume[e] / 4.0;
-  b.node_constraint.assign(mesh.nodes.size(), -1);
+  b.node_constraint.assign(mesh.nodes.size(), kNodeFree);
   b.rest = std::move(mesh);
   return b;
 }

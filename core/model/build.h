@@ -6,7 +6,7 @@ namespace suction {
 
 /// Builds an FEM body from a tet mesh placed in the world: validates the mesh (InputError on a
 /// degenerate tet), extracts its boundary, precomputes elements and lumped masses.  Every node
-/// starts free (node_constraint = -1).
+/// starts free (node_constraint = kNodeFree).
 FemBody make_fem_body(const std::string& name, TetMesh mesh, int material_index,
                       const Material& material);
 

@@ -49,6 +49,12 @@ std::optional<BodyRef> Model::find_body(const std::string& name) const {
   return std::nullopt;
 }
 
+const Parameter* Model::find_parameter(const std::string& name) const {
+  for (const Parameter& p : parameters)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
 int Model::num_fem_nodes() const {
   int n = 0;
   for (const auto& b : fem) n += static_cast<int>(b.rest.nodes.size());

@@ -1,58 +1,17 @@
 // Model: what a scene *is*, built once by the scene loader and read-only during a step
-// (rest shapes, materials, masses, drivers, probes).  What changes lives in State
-// (model/state.h); per-step scratch in Workspace (sim/workspace.h).  MuJoCo's mjModel/mjData split.
+// (rest shapes, materials, masses, drivers, probes, the scene's parameters).  What changes
+// lives in State (model/state.h); per-step scratch in Workspace (stages/workspace.h).
+// MuJoCo's mjModel/mjData split; docs/architecture.md.
 #pragma once
-#include <map>
 #include <optional>
 #include <string>
 
 #include "collision/contact.h"
 #include "common/types.h"
-#include "fem/corotational.h"
-#include "mesh/tet_mesh.h"
+#include "fem/fem_body.h"
+#include "rigid/rigid_body.h"
 
 namespace suction {
-
-struct Material {
-  std::string name;
-  double young = 1e6;             // Young's modulus E [Pa]
-  double poisson = 0.45;          // Poisson ratio ν [-]
-  double density = 1000.0;        // ρ [kg/m³]
-  double damping_mass = 0.0;      // Rayleigh α [1/s]:  B = -(α M + β K)
-  double damping_stiffness = 0.0; // Rayleigh β [s]
-  double friction = 0.5;          // Coulomb μ used when no pair value is given [-]
-};
-
-/// A deformable body: co-rotational linear tetrahedra.
-struct FemBody {
-  std::string name;
-  int material = 0;                   // index into Model::materials
-  TetMesh rest;                       // rest (and initial) configuration, world frame [m]
-  BoundarySurface boundary;           // collision / visual surface (boundary of rest)
-  ElasticElements elements;           // per-tet rest data (fem/corotational.h)
-  std::vector<double> node_mass;      // lumped mass per node [kg]
-  std::map<std::string, std::vector<int>> node_sets;  // named node index lists
-  /// per node: -1 free, -2 fixed in place, k >= 0 follows driver k (position/velocity driver)
-  std::vector<int> node_constraint;
-  Vec3 initial_velocity = Vec3::Zero();  // [m/s]
-};
-
-enum class RigidKind { Dynamic, Fixed, Kinematic };
-
-/// A rigid body (dynamic, fixed, or kinematic = moved by a driver).
-struct RigidBody {
-  std::string name;
-  RigidKind kind = RigidKind::Dynamic;
-  int material = 0;
-  SurfaceMesh surface;            // closed surface in the body frame, origin at the centre of mass [m]
-  double mass = 0.0;              // [kg] (infinite for fixed/kinematic: not used)
-  Mat3 inertia_body = Mat3::Zero();  // about the centre of mass, body frame [kg m²]
-  Vec3 initial_position = Vec3::Zero();       // centre of mass, world [m]
-  Quat initial_orientation = Quat::Identity();
-  Vec3 initial_velocity = Vec3::Zero();          // [m/s]
-  Vec3 initial_angular_velocity = Vec3::Zero();  // world frame [rad/s]
-  int driver = -1;                // kinematic: the position/velocity driver moving it
-};
 
 enum class BodyType { Fem, Rigid };
 struct BodyRef {
@@ -131,7 +90,7 @@ struct ContactSettings {
   std::vector<FrictionPair> friction_pairs;  // μ of a pair; otherwise min(μ_a, μ_b)
 };
 
-/// Trapped air (../shared/METHOD.md sections 3 and 4).
+/// Trapped air (docs/method.md §6 and §9).
 struct CavitySettings {
   bool enabled = true;               // detect cavities and solve their pressure
   double p_max = kPAtm;              // pressure above which air escapes [Pa] (≥ p_atm)
@@ -148,7 +107,7 @@ struct Settings {
   Vec3 gravity = Vec3(0, 0, -9.81);       // [m/s²]
   SolverSettings solver;
   ContactSettings contact;
-  std::string compliance_backend = "cpu";  // "cpu" or "cuda" (built with SUCTION_WITH_CUDA)
+  std::string compliance_backend = "cpu";  // a name from available_compliance_backends()
   double p_atm = kPAtm;                   // ambient pressure [Pa]
   CavitySettings cavity;
   /// a step whose kinetic energy exceeds this many times the largest seen so far (plus the
@@ -156,9 +115,19 @@ struct Settings {
   double divergence_energy_factor = 1e6;
 };
 
+/// A scene parameter (the scene's "parameters" object, docs/scene-format.md) as evaluated
+/// with the overrides applied: what the CLI's --set, the wasm facade and the page change.
+struct Parameter {
+  std::string name;
+  double value = 0.0;              // current value (the default, or the override)
+  std::optional<double> min, max;  // absent when the scene gives none
+  std::string unit, doc;           // "" when absent
+};
+
 struct Model {
   std::string name;
   std::string description;
+  std::vector<Parameter> parameters;  // in file order
   Settings settings;
   std::vector<Material> materials;
   std::vector<FemBody> fem;
@@ -168,6 +137,8 @@ struct Model {
 
   /// finds a body by name; nullopt when absent
   std::optional<BodyRef> find_body(const std::string& name) const;
+  /// a parameter by name; nullptr when absent
+  const Parameter* find_parameter(const std::string& name) const;
   int num_fem_nodes() const;
 };
 

@@ -13,7 +13,7 @@ State make_initial_state(const Model& model) {
     s.fem[i].v.assign(b.rest.nodes.size(), b.initial_velocity);
     // held nodes start at rest
     for (size_t n = 0; n < b.node_constraint.size(); ++n)
-      if (b.node_constraint[n] != -1) s.fem[i].v[n].setZero();
+      if (b.node_constraint[n] != kNodeFree) s.fem[i].v[n].setZero();
   }
   s.rigid.resize(model.rigid.size());
   for (size_t i = 0; i < model.rigid.size(); ++i) {

@@ -1,5 +1,7 @@
 #include "probes/probes.h"
 
+#include "model/body_slots.h"
+
 namespace suction {
 
 static Vec3 mass_weighted_mean(const FemBody& b, const Points& p) {
@@ -23,8 +25,7 @@ Vec3 body_velocity(const Model& model, const State& state, BodyRef body) {
 }
 
 Vec3 body_contact_force(const Model& model, const State& state, BodyRef body) {
-  // collision slots: FEM bodies first, then rigid bodies
-  const int slot = body.type == BodyType::Fem ? body.index : static_cast<int>(model.fem.size()) + body.index;
+  const int slot = BodySlots(model).slot(body);
   Vec3 f = Vec3::Zero();
   for (const ContactForce& c : state.contacts) {
     if (c.body_a == slot) f += c.force;

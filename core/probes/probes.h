@@ -1,5 +1,5 @@
 // Probes: named quantities recorded every step (a body's position or velocity, a node set's
-// mean position, a driver's force, later cavity quantities).
+// mean position, a driver's force, cavity quantities; docs/scene-format.md lists them).
 #pragma once
 #include "model/model.h"
 #include "model/state.h"

@@ -1,7 +1,6 @@
-// Rigid-body free motion: 6 DOF, mass and world inertia as the system matrix A.
+// Rigid-body free motion: 6 DOF, mass and world inertia as the system matrix A (docs/method.md §4).
 #pragma once
-#include "model/model.h"
-#include "model/state.h"
+#include "rigid/rigid_body.h"
 
 namespace suction {
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "backends/compliance_backend.h"
 #include "scene/expression.h"
 #include "scene/scene_build.h"
 
@@ -90,7 +91,7 @@ void apply_overrides(Json& doc, const std::vector<SceneOverride>& overrides, Jso
 }
 
 /// "parameters": NAME -> {"default", "unit", "doc", "min", "max"}, evaluated in file order
-void read_parameters(JsonReader& r, const Json& v, const std::string& ptr) {
+void read_parameters(JsonReader& r, const Json& v, const std::string& ptr, std::vector<Parameter>& out) {
   for (const auto& [name, entry] : map_entries(r, v, ptr, "an object NAME -> {\"default\": value, ...}")) {
     std::string p = pointer_child(ptr, name);
     if (!is_identifier(name) || is_reserved_name(name)) {
@@ -101,8 +102,8 @@ void read_parameters(JsonReader& r, const Json& v, const std::string& ptr) {
     ObjectView o(r, *entry, p, {"default", "unit", "doc", "min", "max"},
                  "a parameter object {\"default\": value, \"unit\": ..., \"doc\": ...}");
     if (!o.valid()) continue;
-    o.optional_string("unit");
-    o.optional_string("doc");
+    auto unit = o.optional_string("unit");
+    auto doc = o.optional_string("doc");
     auto lo = o.optional_number("min");
     auto hi = o.optional_number("max");
     auto value = o.required_number("default");
@@ -114,6 +115,7 @@ void read_parameters(JsonReader& r, const Json& v, const std::string& ptr) {
       r.issue(o.at("default"), "parameter '" + name + "' = " + format_number(*value) + " is above its max " +
                                    format_number(*hi));
     r.parameters()[name] = *value;
+    out.push_back({name, *value, lo, hi, unit.value_or(""), doc.value_or("")});
   }
 }
 
@@ -132,7 +134,13 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
     s.solver.max_iterations = so.integer("max_iterations", s.solver.max_iterations, Bounds::at_least(1));
     s.solver.tolerance = so.number("tolerance", s.solver.tolerance, Bounds::positive());
   }
-  s.compliance_backend = o.choice("compliance_backend", {"cpu", "cuda"}, s.compliance_backend).value_or("cpu");
+  // the factory decides: a backend this build lacks is an error naming the build option
+  s.compliance_backend = o.string("compliance_backend", s.compliance_backend);
+  try {
+    make_compliance_backend(s.compliance_backend);
+  } catch (const InputError& e) {
+    r.issue(o.at("compliance_backend"), e.what());
+  }
   if (const Json* cav = o.find("cavity")) {
     ObjectView co(r, *cav, o.at("cavity"),
                   {"enabled", "p_max", "sealing_distance", "leak_rate", "remesh_seam_ratio",
@@ -234,7 +242,7 @@ Model build_scene(Json doc, const std::string& base_dir, const std::vector<Scene
   ObjectView top(r, doc, "", kTopKeys);
   b.model.name = top.string("name", default_name);
   b.model.description = top.string("description", "");
-  if (const Json* v = top.find("parameters")) read_parameters(r, *v, "/parameters");
+  if (const Json* v = top.find("parameters")) read_parameters(r, *v, "/parameters", b.model.parameters);
   if (const Json* v = top.find("settings")) read_settings(r, *v, b.model.settings);
   if (const Json* v = top.find("materials")) read_materials(b, *v, "/materials");
   if (const Json* v = top.find("settings")) read_contact_settings(b, *v);

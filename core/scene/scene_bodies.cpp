@@ -313,7 +313,7 @@ void read_node_sets(SceneBuild& b, ObjectView& o, SceneBodyEntry& entry, FemBody
                                        (names.empty() ? "the body declares no node_sets"
                                                       : "node sets of this body: " + join_names(names)));
     } else if (body) {
-      for (int i : body->node_sets[*fixed]) body->node_constraint[i] = -2;
+      for (int i : body->node_sets[*fixed]) body->node_constraint[i] = kNodeFixed;
     }
   }
 }

@@ -168,9 +168,9 @@ void bind_driver_target(SceneBuild& b, ObjectView& o, Driver& d, int index, std:
         for (int n : d.nodes) {
           if (!motion) break;
           int c = constraint[n];
-          if (c == -2 || c >= 0) {
+          if (c == kNodeFixed || c >= 0) {
             r.issue(o.at("node_set"), "node " + std::to_string(n) + " of node set '" + d.node_set + "' is already " +
-                                          (c == -2 ? std::string("fixed (fixed_nodes)")
+                                          (c == kNodeFixed ? std::string("fixed (fixed_nodes)")
                                                    : "driven by driver '" + b.model.drivers[c].name + "'"));
             break;
           }

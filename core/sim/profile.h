@@ -1,4 +1,4 @@
-// Per-step timing of the stages of ../shared/METHOD.md section 1 (the paper's Table 1 columns).
+// Per-step timing of the stages of docs/method.md §1 (the paper's Table 1 columns).
 #pragma once
 #include <array>
 
@@ -18,6 +18,7 @@ struct StepProfile {
   int constraints = 0;                   // constraint rows (3 per contact + 1 per cavity)
   int cavities = 0;                      // active cavities (pressure rows)
   int cavity_unions = 0;                 // mesh unions computed this step
+  int cavity_union_failures = 0;         // mesh unions that failed this step (see warnings)
   int solver_iterations = 0;             // PGS iterations used
   double solver_residual = 0.0;          // final PGS residual
 };

@@ -4,16 +4,10 @@
 #include <cmath>
 #include <string>
 
-#include "cavity/cavity.h"
-#include "cavity/cavity_build.h"
-#include "collision/collision.h"
 #include "common/error.h"
-#include "constraints/compliance.h"
-#include "model/workspace.h"
 #include "probes/probes.h"
 #include "rigid/rigid_dynamics.h"
-#include "sim/stages.h"
-#include "solver/pgs.h"
+#include "stages/stages.h"
 
 namespace suction {
 
@@ -41,6 +35,8 @@ void Simulation::reset() {
   state_ = make_initial_state(model_);
   init_workspace(model_, *work_);
   profile_ = StepProfile{};
+  warnings_.clear();
+  union_failures_ = 0;
   max_energy_seen_ = kinetic_energy();
 }
 
@@ -95,7 +91,7 @@ void Simulation::step() {
     timed(Stage::Solve, [&] { solve_constraints(model_, state_, w); });     // 5b. PGS
     timed(Stage::Correction, [&] {                                          // 6.
       correct_and_integrate(model_, state_, w);
-      finish_cavities(model_, state_, w);
+      measure_cavities(model_, state_, w);
     });
   } catch (const SimulationError& e) {
     state_ = before;
@@ -103,10 +99,11 @@ void Simulation::step() {
                           std::to_string(before.time + model_.settings.dt) + " s): " + e.what());
   }
   p.total_ms = ms_since(t_step);
-  p.contacts = w.num_contacts;
-  p.constraints = w.num_constraints;
-  p.cavities = static_cast<int>(w.cavity_index.size());
+  p.contacts = w.rows.layout.contacts;
+  p.constraints = w.rows.count();
+  p.cavities = w.rows.layout.cavities;
   p.cavity_unions = w.cavity_unions;
+  p.cavity_union_failures = static_cast<int>(w.union_failures.size());
   p.solver_iterations = w.solver_iterations;
   p.solver_residual = w.solver_residual;
   profile_ = p;
@@ -127,6 +124,22 @@ void Simulation::step() {
                           "; try a smaller time step or more damping");
   }
   max_energy_seen_ = std::max(max_energy_seen_, ke);
+  report_union_failures(w);
+}
+
+void Simulation::report_union_failures(const Workspace& w) {
+  warnings_.clear();
+  for (const UnionFailure& f : w.union_failures) {
+    ++union_failures_;
+    warnings_.push_back("step " + std::to_string(state_.step) + " (t = " + std::to_string(state_.time) +
+                        " s): the mesh union of '" + slot_name(f.slot_a) + "' and '" + slot_name(f.slot_b) +
+                        "' failed (" + f.what + "); their cavities are kept as they were");
+  }
+}
+
+std::string Simulation::slot_name(int slot) const {
+  const BodyRef b = BodySlots(model_).body(slot);
+  return b.type == BodyType::Fem ? model_.fem[b.index].name : model_.rigid[b.index].name;
 }
 
 std::vector<double> Simulation::probe_values() const {

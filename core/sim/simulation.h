@@ -1,7 +1,9 @@
 // The simulation: a Model, its State and the Workspace, stepped by the stage list of
-// ../shared/METHOD.md section 1 (see step.cpp).
+// docs/method.md §1 (Simulation::step in simulation.cpp; the stages in core/stages).
 #pragma once
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "model/model.h"
 #include "model/state.h"
@@ -47,12 +49,23 @@ class Simulation {
   /// Kinetic energy of all dynamic bodies [J].
   double kinetic_energy() const;
 
+  /// Warnings of the last step (a failed mesh union: the step, the bodies and the reason);
+  /// the run goes on.  Callers print them (the CLI to stderr, the page in its banner).
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  /// Mesh unions that failed since the last reset.
+  long union_failures() const { return union_failures_; }
+
  private:
+  void report_union_failures(const Workspace& w);
+  std::string slot_name(int slot) const;
+
   Model model_;
   State state_;
   std::unique_ptr<Workspace> work_;
   StepProfile profile_;
   double max_energy_seen_ = 0.0;
+  std::vector<std::string> warnings_;
+  long union_failures_ = 0;
 };
 
 }  // namespace suction

@@ -33,6 +33,7 @@ PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vec
                     int max_iterations, double tolerance, VecX& lambda) {
   const int nc = static_cast<int>(gap.size());
   const int np = static_cast<int>(cavities.size());
+  const ConstraintLayout layout{nc, np};
   PgsResult result;
   if (nc == 0 && np == 0) return result;
   // u = u_free + W λ kept up to date incrementally (column updates)
@@ -40,7 +41,7 @@ PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vec
   for (int it = 0; it < max_iterations; ++it) {
     double max_change = 0.0, max_force = 0.0;
     for (int k = 0; k < nc; ++k) {
-      const int i = 3 * k;
+      const int i = layout.contact_row(k);
       const Vec3 old = lambda.segment<3>(i);
       Vec3 l = old;
       // normal: 0 ≤ λ_n ⟂ gap/h + (u − u_free)_n ≥ 0: the end-of-step gap is gap + h (Wλ)_n
@@ -67,7 +68,7 @@ PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vec
     }
     double max_dp = 0.0;
     for (int k = 0; k < np; ++k) {
-      const int i = 3 * nc + k;
+      const int i = layout.cavity_row(k);
       CavityRow& c = cavities[k];
       const double a = h * W(i, i);
       // V_eff: the free volume moved by every other force (contacts, other cavities)
@@ -94,48 +95,6 @@ PgsResult solve_contacts_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const
                              double tolerance, VecX& lambda) {
   std::vector<CavityRow> none;
   return solve_pgs(W, u_free, gap, mu, none, h, max_iterations, tolerance, lambda);
-}
-
-void solve_constraints(const Model& model, State& state, Workspace& work) {
-  const int nc = work.num_contacts;
-  const int np = static_cast<int>(work.cavity_index.size());
-  work.lambda.setZero(3 * nc + np);
-  work.solver_iterations = 0;
-  work.solver_residual = 0.0;
-  if (nc == 0 && np == 0) return;
-  // warm start: last step's force of the same feature pair (state.contacts is sorted by key)
-  for (int k = 0; k < nc; ++k) {
-    const auto it = std::lower_bound(state.contacts.begin(), state.contacts.end(), work.contacts[k].key,
-                                     [](const ContactForce& f, std::uint64_t key) { return f.key < key; });
-    if (it != state.contacts.end() && it->key == work.contacts[k].key &&
-        it->normal.dot(work.contacts[k].normal) > 0.99)
-      work.lambda.segment<3>(3 * k) = it->local;
-  }
-  const CavitySettings& cs = model.settings.cavity;
-  std::vector<CavityRow> cavities(np);
-  for (int k = 0; k < np; ++k) {
-    const CavityState& c = state.cavities[work.cavity_index[k]];
-    CavityRow& row = cavities[k];
-    row.volume_free = work.cavity_volume_free[k];
-    row.air = c.air;
-    row.p_atm = model.settings.p_atm;
-    row.p_max = std::max(cs.p_max, row.p_atm);
-    row.pressure = c.pressure;
-    work.lambda[3 * nc + k] = c.pressure - row.p_atm;  // warm start
-  }
-  std::vector<double> gap(nc);
-  for (int k = 0; k < nc; ++k) gap[k] = work.contacts[k].gap;
-  const PgsResult r = solve_pgs(work.W, work.u_free, gap, work.contact_mu, cavities, model.settings.dt,
-                                model.settings.solver.max_iterations, model.settings.solver.tolerance,
-                                work.lambda);
-  for (int k = 0; k < np; ++k) {
-    CavityState& c = state.cavities[work.cavity_index[k]];
-    c.pressure = cavities[k].pressure;
-    c.outflow = cavities[k].outflow;
-    c.air = std::max(0.0, c.air + c.outflow);
-  }
-  work.solver_iterations = r.iterations;
-  work.solver_residual = r.residual;
 }
 
 }  // namespace suction

@@ -1,31 +1,29 @@
-// Projected Gauss-Seidel on the contact blocks (../shared/METHOD.md section 3; Jourdan, Alart,
-// Jean 1998): per contact, Signorini on the normal written at velocity level with the gap
-// term, Coulomb friction by projection on the disk ‖λ_t‖ ≤ μ λ_n; warm-started from the
-// previous step's forces matched by contact identity.  Cavity pressures join with the
-// suction issue (one quadratic per cavity after the contact sweep).
+// Projected Gauss-Seidel on contact blocks and cavity rows (docs/method.md §8; Jourdan, Alart,
+// Jean 1998; the paper's Algorithm 2): per contact, Signorini on the normal written at
+// velocity level with the gap term, Coulomb friction by projection on the disk
+// ‖λ_t‖ ≤ μ λ_n; then one gas-law quadratic per cavity.  A kernel: dense W and plain arrays
+// in, rows in ConstraintLayout order; the solve stage (stages/solve.cpp) warm-starts it.
 #pragma once
-#include "model/model.h"
-#include "model/state.h"
-#include "model/workspace.h"
+#include <vector>
+
+#include "common/types.h"
+#include "constraints/rows.h"
 
 namespace suction {
-
-/// 5b. solves for the contact forces λ (work.lambda, [N]).
-void solve_constraints(const Model& model, State& state, Workspace& work);
 
 struct PgsResult {
   int iterations = 0;
   double residual = 0.0;  // largest change of a force in the last sweep, relative to the largest force
 };
 
-/// One cavity's pressure row (METHOD.md section 3): row 3·#contacts + k of W for cavity k.
+/// One cavity's pressure row (docs/method.md §6): row ConstraintLayout::cavity_row(k) of W.
 struct CavityRow {
   double volume_free = 0.0;  // V(x_free) [m³]
   double air = 0.0;          // N at the start of the solve (after the leak) [J]
-  double p_atm = 101325.0;   // [Pa]
-  double p_max = 101325.0;   // [Pa]
+  double p_atm = kPAtm;      // [Pa]
+  double p_max = kPAtm;      // [Pa]
   // results
-  double pressure = 101325.0;  // absolute pressure P at the end of the step [Pa]
+  double pressure = kPAtm;   // absolute pressure P at the end of the step [Pa]
   double outflow = 0.0;        // ΔN ≤ 0: air pushed out when P would exceed p_max [J]
 };
 

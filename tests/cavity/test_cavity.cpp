@@ -7,8 +7,8 @@
 #include <map>
 #include <random>
 
-#include "cavity/cavity.h"
-#include "cavity/cavity_build.h"
+#include "cavity/cavity_mesh.h"
+#include "model/body_slots.h"
 #include "mesh/generators.h"
 #include "scene/scene.h"
 #include "sim/simulation.h"

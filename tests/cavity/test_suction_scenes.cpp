@@ -1,4 +1,4 @@
-// The suction scenes' stories (../shared/SCENES.md): ground (push, hold, pull, release),
+// The suction scenes' stories (docs/validation.md): ground (push, hold, pull, release),
 // rigid_lift (the cube leaves the ground under the cup), pull_test (the peak force is bounded
 // by P_atm times the cup's area), and air conservation through forced recomputations.
 #include <gtest/gtest.h>

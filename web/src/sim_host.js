@@ -1,5 +1,5 @@
-// The simulation side of the page: owns a wasm Simulator (js_api: /work/notes/js_api.md ->
-// docs/web.md) and turns commands into steps and steps into frame messages. No DOM: it runs
+// The simulation side of the page: owns a wasm Simulator (docs/wasm-api.md, docs/web.md)
+// and turns commands into steps and steps into frame messages. No DOM: it runs
 // in the Web Worker (web/src/worker.js) and under node with a mock (web/test/sim_host.test.mjs).
 import { seamNormal, projectedArea, holdingForce } from './physics.js';
 

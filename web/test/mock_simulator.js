@@ -1,4 +1,4 @@
-// A small JS stand-in for the wasm module's API (/work/notes/js_api.md, summarised in
+// A small JS stand-in for the wasm module's API (docs/wasm-api.md, summarised in
 // docs/web.md): same methods, same types, toy physics. It lets the front end's logic be tested
 // under node (web/test/*.test.mjs) and the page run without the wasm module (?backend=mock).
 // Toy physics: a driven cup follows its driver and is squashed on the highest fixed body; while

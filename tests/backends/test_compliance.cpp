@@ -4,12 +4,11 @@
 #include <random>
 
 #include "common/error.h"
-#include "constraints/compliance_backend.h"
+#include "backends/compliance_backend.h"
 #include "mesh/generators.h"
 #include "model/build.h"
-#include "model/workspace.h"
 #include "rigid/rigid_dynamics.h"
-#include "sim/stages.h"
+#include "stages/stages.h"
 
 using namespace suction;
 
@@ -34,16 +33,18 @@ TEST(Compliance, CpuMatchesDenseReference) {
   std::uniform_real_distribution<double> u(-1, 1);
   std::uniform_int_distribution<int> pick(0, static_cast<int>(model.fem[0].rest.nodes.size()) - 1);
   ConstraintRows rows;
-  rows.count = 12;
-  for (int r = 0; r < rows.count; ++r) {
+  rows.layout.contacts = 4;  // 12 rows
+  for (int r = 0; r < rows.count(); ++r) {
     for (int k = 0; k < 3; ++k) rows.fem_terms.push_back({r, 0, pick(rng), Vec3(u(rng), u(rng), u(rng))});
     if (r % 2) rows.rigid_terms.push_back({r, 0, Vec3(u(rng), u(rng), u(rng)), Vec3(u(rng), u(rng), u(rng))});
   }
   // held node 0 must be ignored: add a term on it
   rows.fem_terms.push_back({3, 0, 0, Vec3(1, 2, 3)});
 
-  Eigen::MatrixXd W;
-  make_compliance_backend("cpu")->build(model, state, work, rows, h, W);
+  // through the compliance stage: it hands the backend the step's systems and the rows
+  work.rows = rows;
+  build_compliance(model, state, work);
+  const Eigen::MatrixXd& W = work.W;
 
   // dense reference over [free FEM DOFs | rigid 6]
   const FemSystem& sys = work.fem[0];
@@ -52,7 +53,7 @@ TEST(Compliance, CpuMatchesDenseReference) {
   A.topLeftCorner(nf, nf) = Eigen::MatrixXd(sys.A);
   A.block<3, 3>(nf, nf) = model.rigid[0].mass * Mat3::Identity();
   A.block<3, 3>(nf + 3, nf + 3) = world_inertia(model.rigid[0], state.rigid[0].orientation);
-  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(rows.count, nf + 6);
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(rows.count(), nf + 6);
   for (const auto& t : rows.fem_terms) {
     const int fi = sys.free_index[t.node];
     if (fi >= 0) H.block<1, 3>(t.row, 3 * fi) += t.coeff.transpose();

@@ -1,22 +1,16 @@
-#include "collision/collision.h"
-
+// Stage 3, collision (docs/method.md §5): contacts between the bodies' surfaces at the
+// free-motion positions, and their rows H_c (normal, two tangents each).
 #include <algorithm>
+
+#include "stages/stages.h"
 
 namespace suction {
 
 namespace {
 
-bool has_dofs(const Model& m, BodyRef b) {
-  return b.type == BodyType::Fem || m.rigid[b.index].kind == RigidKind::Dynamic;
-}
-
-int body_material(const Model& m, BodyRef b) {
-  return b.type == BodyType::Fem ? m.fem[b.index].material : m.rigid[b.index].material;
-}
-
 // velocity of a contact side's point at the free-motion velocities
 Vec3 side_velocity(const Model& m, const Workspace& w, const ContactSide& side, const Vec3& point) {
-  const BodyRef b = w.collision_body[side.body];
+  const BodyRef b = w.slots.body(side.body);
   if (b.type == BodyType::Fem) {
     const auto& map = m.fem[b.index].boundary.node_of_vertex;
     Vec3 v = Vec3::Zero();
@@ -30,12 +24,12 @@ Vec3 side_velocity(const Model& m, const Workspace& w, const ContactSide& side, 
 // adds sign·(the side's Jacobian) for direction d to row `row`
 void add_side_terms(const Model& m, Workspace& w, const ContactSide& side, const Vec3& point,
                     double sign, const Vec3& d, int row) {
-  const BodyRef b = w.collision_body[side.body];
+  const BodyRef b = w.slots.body(side.body);
   if (b.type == BodyType::Fem) {
     const FemBody& body = m.fem[b.index];
     for (int i = 0; i < side.count; ++i) {
       const int node = body.boundary.node_of_vertex[side.vertex[i]];
-      if (body.node_constraint[node] != -1 || side.weight[i] == 0.0) continue;  // held: no DOF
+      if (body.node_constraint[node] != kNodeFree || side.weight[i] == 0.0) continue;  // held: no DOF
       w.rows.fem_terms.push_back({row, b.index, node, sign * side.weight[i] * d});
     }
     return;
@@ -55,35 +49,10 @@ double pair_friction(const Model& model, int material_a, int material_b) {
   return std::min(model.materials[material_a].friction, model.materials[material_b].friction);
 }
 
-void init_collision(const Model& model, Workspace& work) {
-  work.collision_body.clear();
-  std::vector<std::vector<Tri>> triangles;
-  std::vector<bool> movable;
-  for (size_t i = 0; i < model.fem.size(); ++i) {
-    work.collision_body.push_back({BodyType::Fem, static_cast<int>(i)});
-    triangles.push_back(model.fem[i].boundary.surface.triangles);
-    movable.push_back(true);
-  }
-  for (size_t i = 0; i < model.rigid.size(); ++i) {
-    work.collision_body.push_back({BodyType::Rigid, static_cast<int>(i)});
-    triangles.push_back(model.rigid[i].surface.triangles);
-    movable.push_back(model.rigid[i].kind != RigidKind::Fixed);
-  }
-  work.detector = ContactDetector();
-  work.detector.set_bodies(std::move(triangles), std::move(movable));
-  // pairs where neither body has degrees of freedom (kinematic against fixed or kinematic)
-  const int n = static_cast<int>(work.collision_body.size());
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j)
-      if (!has_dofs(model, work.collision_body[i]) && !has_dofs(model, work.collision_body[j]))
-        work.detector.exclude_pair(i, j);
-  work.collision_points.resize(n);
-}
-
 void detect_collisions(const Model& model, const State&, Workspace& work) {
   // world surface vertices at the free-motion pose
-  for (size_t s = 0; s < work.collision_body.size(); ++s) {
-    const BodyRef b = work.collision_body[s];
+  for (int s = 0; s < work.slots.count(); ++s) {
+    const BodyRef b = work.slots.body(s);
     Points& p = work.collision_points[s];
     if (b.type == BodyType::Fem) {
       const auto& map = model.fem[b.index].boundary.node_of_vertex;
@@ -101,8 +70,9 @@ void detect_collisions(const Model& model, const State&, Workspace& work) {
   // rows: normal, t1, t2 per contact; u_free = relative velocity of the two points
   const int nc = static_cast<int>(work.contacts.size());
   work.rows.clear();
-  work.rows.count = 3 * nc;
-  work.u_free.setZero(3 * nc);
+  ConstraintLayout& layout = work.rows.layout;
+  layout.contacts = nc;
+  work.u_free.setZero(layout.count());
   work.contact_mu.resize(nc);
   for (int k = 0; k < nc; ++k) {
     const Contact& c = work.contacts[k];
@@ -110,16 +80,14 @@ void detect_collisions(const Model& model, const State&, Workspace& work) {
     dir[0] = c.normal;
     tangent_basis(c.normal, dir[1], dir[2]);
     const Vec3 rel = side_velocity(model, work, c.a, c.point_a) - side_velocity(model, work, c.b, c.point_b);
-    for (int j = 0; j < 3; ++j) {
-      add_side_terms(model, work, c.a, c.point_a, +1.0, dir[j], 3 * k + j);
-      add_side_terms(model, work, c.b, c.point_b, -1.0, dir[j], 3 * k + j);
-      work.u_free[3 * k + j] = rel.dot(dir[j]);
+    const int row = layout.contact_row(k);
+    for (int j = 0; j < ConstraintLayout::kRowsPerContact; ++j) {
+      add_side_terms(model, work, c.a, c.point_a, +1.0, dir[j], row + j);
+      add_side_terms(model, work, c.b, c.point_b, -1.0, dir[j], row + j);
+      work.u_free[row + j] = rel.dot(dir[j]);
     }
-    work.contact_mu[k] = pair_friction(model, body_material(model, work.collision_body[c.a.body]),
-                                       body_material(model, work.collision_body[c.b.body]));
+    work.contact_mu[k] = pair_friction(model, slot_material(model, c.a.body), slot_material(model, c.b.body));
   }
-  work.num_contacts = nc;
-  work.num_constraints = work.rows.count;
 }
 
 }  // namespace suction

@@ -1,0 +1,72 @@
+// Backends that build the compliance (Delassus) matrix W = h H A⁻¹ Hᵀ, the dominant cost of a
+// step (docs/method.md §7; the paper's Tables 1 and 2).  One interface, one factory: the
+// factory (backends/factory.cpp) is the only place that knows which backends exist; a backend
+// that was not built is a clear error naming the CMake option.  Backends are kernels: they see
+// per-body systems and rows (below), never the Model, State or Workspace; the compliance stage
+// (stages/compliance.cpp) fills their input.  Adding a backend: docs/architecture.md.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+#include "constraints/rows.h"
+#include "fem/factorization.h"
+
+namespace suction {
+
+/// The fixed part of one FEM body's system, known when the model is built.
+struct ComplianceFemBody {
+  const std::vector<int>* free_index = nullptr;  // per node: index among free nodes, -1 held
+  int num_free = 0;                              // free nodes (A is 3·num_free square)
+};
+
+/// What a backend may prepare once per model (init): the bodies' sizes and patterns.
+struct ComplianceSetup {
+  std::vector<ComplianceFemBody> fem;  // per FEM body (Model::fem order)
+  int num_rigid = 0;                   // rigid bodies (Model::rigid order)
+};
+
+/// One FEM body's system this step.
+struct ComplianceFemSystem {
+  const std::vector<int>* free_index = nullptr;      // per node: free index or -1
+  int num_free = 0;
+  const Eigen::SparseMatrix<double>* A = nullptr;    // (3·free)² system matrix of the step
+  const Factorization* factorization = nullptr;      // the step's factorization of A
+};
+
+/// One rigid body this step: a dynamic body's mass and world inverse inertia (W's rigid
+/// blocks are l_r·l_s/m + a_rᵀ I⁻¹ a_s); fixed and kinematic bodies have no terms.
+struct ComplianceRigidBody {
+  bool dynamic = false;
+  double mass = 0.0;                     // [kg]
+  Mat3 inverse_inertia = Mat3::Zero();   // world frame, start of the step [1/(kg m²)]
+};
+
+/// Everything build() reads.
+struct ComplianceInput {
+  double h = 0.0;                            // time step [s]
+  const ConstraintRows* rows = nullptr;      // rows.count() rows in rows.layout's order
+  std::vector<ComplianceFemSystem> fem;      // per FEM body
+  std::vector<ComplianceRigidBody> rigid;    // per rigid body
+};
+
+class ComplianceBackend {
+ public:
+  virtual ~ComplianceBackend() = default;
+  virtual const char* name() const = 0;
+  /// Once per model (Simulation construction and reset): allocate what build() reuses.
+  virtual void init(const ComplianceSetup& setup) = 0;
+  /// W = h H A⁻¹ Hᵀ: rows.count() square, symmetric [m/(N s)·s = m/N for contact rows].
+  virtual void build(const ComplianceInput& input, Eigen::MatrixXd& W) = 0;
+};
+
+/// Names of the backends in this build ("cpu" always; "cuda" with -DSUCTION_WITH_CUDA=ON).
+std::vector<std::string> available_compliance_backends();
+/// A backend by name; throws InputError naming the CMake option for a backend that is not
+/// built, or listing the available ones for an unknown name.
+std::unique_ptr<ComplianceBackend> make_compliance_backend(const std::string& name);
+
+}  // namespace suction

@@ -1,0 +1,36 @@
+// The backend factory: the only place that knows which compliance backends exist.
+// SUCTION_WITH_CUDA is defined (PUBLIC) by the CUDA target (core/backends/cuda), which is
+// linked into suction_backends only when configured with -DSUCTION_WITH_CUDA=ON.
+#include "backends/compliance_backend.h"
+#include "backends/compliance_cpu.h"
+#include "common/error.h"
+
+#if SUCTION_WITH_CUDA
+#include "backends/cuda/cuda_info.h"
+#endif
+
+namespace suction {
+
+std::vector<std::string> available_compliance_backends() {
+  // "cuda" joins this list when the CUDA target provides a compliance backend (the device
+  // queries in backends/cuda are all it has today)
+  return {"cpu"};
+}
+
+std::unique_ptr<ComplianceBackend> make_compliance_backend(const std::string& name) {
+  if (name == "cpu") return make_cpu_compliance_backend();
+  if (name == "cuda") {
+#if SUCTION_WITH_CUDA
+    throw InputError("compliance backend 'cuda': this build has CUDA (SUCTION_WITH_CUDA, " + std::to_string(cuda_device_count()) +
+                     " device(s) visible) but no CUDA compliance backend yet; available: cpu");
+#else
+    throw InputError("compliance backend 'cuda' is not built: configure with -DSUCTION_WITH_CUDA=ON "
+                     "(make cuda); available: cpu");
+#endif
+  }
+  std::string list;
+  for (const auto& n : available_compliance_backends()) list += (list.empty() ? "" : ", ") + n;
+  throw InputError("unknown compliance backend '" + name + "'; available: " + list);
+}
+
+}  // namespace suction

@@ -1,0 +1,130 @@
+#include "cavity/cavity_mesh.h"
+
+#include <cmath>
+#include <map>
+
+namespace suction {
+
+double mesh_volume(const Points& x, const std::vector<Tri>& triangles) {
+  double v = 0.0;
+  for (const Tri& t : triangles) v += x[t[0]].cross(x[t[1]]).dot(x[t[2]]);
+  return v / 6.0;
+}
+
+Points mesh_volume_gradient(const Points& x, const std::vector<Tri>& triangles) {
+  Points g(x.size(), Vec3::Zero());
+  for (const Tri& t : triangles) {
+    g[t[0]] += x[t[1]].cross(x[t[2]]) / 6.0;
+    g[t[1]] += x[t[2]].cross(x[t[0]]) / 6.0;
+    g[t[2]] += x[t[0]].cross(x[t[1]]) / 6.0;
+  }
+  return g;
+}
+
+double mesh_area(const Points& x, const std::vector<Tri>& triangles, size_t begin, size_t end) {
+  double a = 0.0;
+  for (size_t i = begin; i < end && i < triangles.size(); ++i) {
+    const Tri& t = triangles[i];
+    a += 0.5 * (x[t[1]] - x[t[0]]).cross(x[t[2]] - x[t[0]]).norm();
+  }
+  return a;
+}
+
+Vec3 barycentric_in_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 e0 = b - a, e1 = c - a, d = p - a;
+  const double d00 = e0.dot(e0), d01 = e0.dot(e1), d11 = e1.dot(e1);
+  const double d20 = d.dot(e0), d21 = d.dot(e1);
+  const double den = d00 * d11 - d01 * d01;
+  if (!(den > 0.0)) return Vec3(1.0, 0.0, 0.0);
+  double v = (d11 * d20 - d01 * d21) / den;
+  double w = (d00 * d21 - d01 * d20) / den;
+  double u = 1.0 - v - w;
+  u = std::max(u, 0.0);
+  v = std::max(v, 0.0);
+  w = std::max(w, 0.0);
+  const double s = u + v + w;
+  return s > 0.0 ? Vec3(u / s, v / s, w / s) : Vec3(1.0, 0.0, 0.0);
+}
+
+bool point_inside_mesh(const Points& x, const std::vector<Tri>& triangles, const Vec3& q) {
+  // generalized winding number: Σ signed solid angles / 4π (±1 inside, 0 outside)
+  double w = 0.0;
+  for (const Tri& t : triangles) {
+    const Vec3 a = x[t[0]] - q, b = x[t[1]] - q, c = x[t[2]] - q;
+    const double la = a.norm(), lb = b.norm(), lc = c.norm();
+    const double num = a.dot(b.cross(c));
+    const double den = la * lb * lc + a.dot(b) * lc + a.dot(c) * lb + b.dot(c) * la;
+    w += 2.0 * std::atan2(num, den);
+  }
+  return std::abs(w) > 2.0 * kPi;
+}
+
+std::vector<CavityState> cavities_from_union(const std::vector<UnionComponent>& components,
+                                             const UnionMesh& a, const UnionMesh& b, int slot_a,
+                                             int slot_b) {
+  std::vector<CavityState> out;
+  for (size_t ci = 1; ci < components.size(); ++ci) {  // [0] is the outer skin
+    const UnionComponent& comp = components[ci];
+    if (!(comp.volume < 0.0)) continue;  // a second solid, not a void
+    bool has[2] = {false, false};
+    for (int fb : comp.face_body) has[fb != 0] = true;
+    if (!has[0] || !has[1]) continue;  // a void inside one body alone
+
+    CavityState cav;
+    cav.slot_a = slot_a;
+    cav.slot_b = slot_b;
+    // one copy of each component vertex per body whose faces use it
+    std::map<std::pair<int, int>, int> copy;  // (vertex, body) -> cavity vertex
+    auto copy_of = [&](int v, int body, int source) {
+      const auto key = std::make_pair(v, body);
+      const auto it = copy.find(key);
+      if (it != copy.end()) return it->second;
+      const UnionMesh& m = body == 0 ? a : b;
+      const Tri& t = m.triangles[source];
+      SurfacePoint sp;
+      sp.slot = body == 0 ? slot_a : slot_b;
+      sp.triangle = source;
+      sp.bary = barycentric_in_triangle(comp.vertices[v], m.vertices[t[0]], m.vertices[t[1]],
+                                        m.vertices[t[2]]);
+      const int idx = static_cast<int>(cav.vertices.size());
+      cav.vertices.push_back(sp);
+      copy.emplace(key, idx);
+      return idx;
+    };
+    // walls: the union's orientation points into the void; reverse it so the volume is > 0
+    const size_t nt = comp.triangles.size();
+    std::map<std::pair<int, int>, int> face_of_edge;  // directed edge (reversed orientation)
+    std::vector<Tri> reversed(nt);
+    for (size_t f = 0; f < nt; ++f) {
+      const Tri& t = comp.triangles[f];
+      reversed[f] = Tri{t[0], t[2], t[1]};
+      for (int e = 0; e < 3; ++e)
+        face_of_edge.emplace(std::make_pair(reversed[f][e], reversed[f][(e + 1) % 3]), static_cast<int>(f));
+    }
+    for (size_t f = 0; f < nt; ++f) {
+      const int body = comp.face_body[f] != 0;
+      Tri t;
+      for (int k = 0; k < 3; ++k) t[k] = copy_of(reversed[f][k], body, comp.face_source[f]);
+      cav.triangles.push_back(t);
+    }
+    cav.seam_begin = static_cast<int>(cav.triangles.size());
+    // seam: every edge between a face of body a (u→v) and one of body b (v→u) gets a quad
+    // joining the two copies, so the mesh stays closed when the bodies slide or separate
+    for (size_t f = 0; f < nt; ++f) {
+      if (comp.face_body[f] != 0) continue;
+      for (int e = 0; e < 3; ++e) {
+        const int u = reversed[f][e], v = reversed[f][(e + 1) % 3];
+        const auto twin = face_of_edge.find(std::make_pair(v, u));
+        if (twin == face_of_edge.end() || comp.face_body[twin->second] == 0) continue;
+        const int ua = copy.at({u, 0}), va = copy.at({v, 0});
+        const int ub = copy.at({u, 1}), vb = copy.at({v, 1});
+        cav.triangles.push_back(Tri{va, ua, ub});
+        cav.triangles.push_back(Tri{ub, vb, va});
+      }
+    }
+    out.push_back(std::move(cav));
+  }
+  return out;
+}
+
+}  // namespace suction

@@ -1,0 +1,34 @@
+// Cavity geometry (docs/method.md §6 and §9): a cavity mesh from a mesh union, its volume,
+// volume gradient and area, and the point-in-mesh test used by tracking.  Plain meshes and
+// CavityState in, no Model/State/Workspace.
+#pragma once
+#include "cavity/cavity_state.h"
+#include "cavity_cgal/mesh_union.h"
+
+namespace suction {
+
+/// Signed volume of a closed triangle mesh by the divergence theorem: Σ (p0×p1)·p2 / 6 [m³].
+///   x: #vertices×3 [m]
+double mesh_volume(const Points& x, const std::vector<Tri>& triangles);
+/// ∂V/∂x per vertex: Σ over the vertex's triangles of (p1×p2)/6 (= a third of the
+/// area-weighted normal for a closed mesh): #vertices×3 [m²].
+Points mesh_volume_gradient(const Points& x, const std::vector<Tri>& triangles);
+/// Total area of triangles [begin, end) [m²].
+double mesh_area(const Points& x, const std::vector<Tri>& triangles, size_t begin, size_t end);
+
+/// Barycentric coordinates of p projected on triangle (a, b, c), clamped to the triangle.
+Vec3 barycentric_in_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c);
+
+/// Whether q is inside the closed mesh (generalized winding number, Jacobson et al. 2013).
+bool point_inside_mesh(const Points& x, const std::vector<Tri>& triangles, const Vec3& q);
+
+/// The cavities of a union of meshes a (slot_a) and b (slot_b): every component but the outer
+/// skin that is a void (negative volume) with faces on both bodies.  Each cavity vertex is
+/// mapped to its body (the union's face origin, barycentric in that input triangle); seam
+/// vertices get one copy per body, joined by a quad per seam edge; triangles oriented so that
+/// the volume is positive.  Air and identity are left to the caller (cavity/tracking.h).
+std::vector<CavityState> cavities_from_union(const std::vector<UnionComponent>& components,
+                                             const UnionMesh& a, const UnionMesh& b, int slot_a,
+                                             int slot_b);
+
+}  // namespace suction

@@ -1,0 +1,31 @@
+// A trapped-air cavity as tracked across steps (docs/method.md §6 and §9): a closed triangle
+// mesh whose vertices are points on the bodies' collision surfaces, and its air.
+#pragma once
+#include "common/types.h"
+
+namespace suction {
+
+/// A point on a body's collision surface: body slot (model/body_slots.h), surface triangle and
+/// barycentric coordinates.  It follows the body as it moves and deforms.
+struct SurfacePoint {
+  int slot = -1;
+  int triangle = -1;
+  Vec3 bary = Vec3::Zero();
+};
+
+struct CavityState {
+  int id = -1;                    // stable identity across recomputations
+  int slot_a = -1, slot_b = -1;   // the two bodies (body slots, slot_a < slot_b)
+  std::vector<SurfacePoint> vertices;
+  std::vector<Tri> triangles;     // outward orientation (volume > 0)
+  int seam_begin = 0;             // triangles [seam_begin, end) join the seam copies
+  double air = 0.0;               // N = P·V [J]
+  double pressure = kPAtm;        // absolute pressure at the end of the last step [Pa]
+  double volume = 0.0;            // volume at the end of the last step [m³]
+  double outflow = 0.0;           // ΔN of the last step (≤ 0: air pushed out) [J]
+  double max_volume = 0.0;        // largest volume since detection [m³]
+  double seam_area0 = 0.0;        // seam area when detected (the sealing offset) [m²]
+  bool dormant = false;           // flattened: remembered (with its air) but exerts no force
+};
+
+}  // namespace suction

@@ -1,0 +1,118 @@
+#include "cavity/tracking.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "cavity/cavity_mesh.h"
+
+namespace suction {
+
+namespace {
+bool box_contains(const Aabb& b, const Vec3& p, double margin) {
+  return (p.array() >= b.lo.array() - margin).all() && (p.array() <= b.hi.array() + margin).all();
+}
+}  // namespace
+
+CavityGeometry cavity_geometry(const Points& x, const CavityState& c) {
+  CavityGeometry g;
+  g.x = x;
+  g.volume = mesh_volume(x, c.triangles);
+  double area = 0.0;
+  for (int i = 0; i < c.seam_begin; ++i) {
+    const Tri& t = c.triangles[i];
+    const double a = 0.5 * (x[t[1]] - x[t[0]]).cross(x[t[2]] - x[t[0]]).norm();
+    g.centroid += a * (x[t[0]] + x[t[1]] + x[t[2]]) / 3.0;
+    area += a;
+  }
+  if (area > 0.0) g.centroid /= area;
+  for (const Vec3& p : x) g.box.extend(p);
+  return g;
+}
+
+std::vector<CavityState> track_cavities(const std::vector<const CavityState*>& old,
+                                        const std::vector<CavityGeometry>& go,
+                                        std::vector<CavityState> fresh,
+                                        std::vector<CavityGeometry> gn,
+                                        const TrackingSettings& ts, int& next_id) {
+  // a new cavity with no volume (all offset) is not a cavity
+  for (size_t j = fresh.size(); j-- > 0;)
+    if (!(gn[j].volume > 0.0)) {
+      fresh.erase(fresh.begin() + j);
+      gn.erase(gn.begin() + j);
+    }
+  // relation old i ~ new j (union-find over old 0..no-1 and new no..no+nn-1)
+  const int no = static_cast<int>(old.size()), nn = static_cast<int>(fresh.size());
+  std::vector<int> parent(no + nn);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](int i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  std::vector<char> related(no + nn, 0);
+  for (int i = 0; i < no; ++i) {
+    const CavityState& oc = *old[i];
+    const double margin = ts.sealing_distance + ts.dormant_box_margin * (go[i].box.hi - go[i].box.lo).norm();
+    for (int j = 0; j < nn; ++j) {
+      const bool rel = point_inside_mesh(gn[j].x, fresh[j].triangles, go[i].centroid) ||
+                       point_inside_mesh(go[i].x, oc.triangles, gn[j].centroid) ||
+                       (oc.dormant && box_contains(go[i].box, gn[j].centroid, margin));
+      if (!rel) continue;
+      related[i] = related[no + j] = 1;
+      parent[find(i)] = find(no + j);
+    }
+  }
+  // new cavities: identity and air
+  for (int j = 0; j < nn; ++j) {
+    CavityState& c = fresh[j];
+    const double v = gn[j].volume;
+    c.volume = v;
+    c.max_volume = v;
+    c.seam_area0 = mesh_area(gn[j].x, c.triangles, c.seam_begin, c.triangles.size());
+    if (!related[no + j]) {  // new: ambient air
+      c.id = next_id++;
+      c.air = ts.p_atm * v;
+      c.pressure = ts.p_atm;
+      continue;
+    }
+    const int root = find(no + j);
+    double air = 0.0, vol = 0.0;
+    int first_old = -1, first_new = -1;
+    for (int i = 0; i < no; ++i)
+      if (find(i) == root) {
+        air += old[i]->air;
+        if (first_old < 0) first_old = i;
+      }
+    for (int k = 0; k < nn; ++k)
+      if (find(no + k) == root) {
+        vol += gn[k].volume;
+        if (first_new < 0 || gn[k].volume > gn[first_new].volume) first_new = k;
+      }
+    c.air = vol > 0.0 ? air * v / vol : 0.0;  // merge: sum; split: by volume
+    c.pressure = v > 0.0 ? c.air / v : ts.p_atm;
+    if (j == first_new && first_old >= 0) {
+      const CavityState& oc = *old[first_old];
+      c.id = oc.id;
+      c.max_volume = std::max(v, oc.dormant ? v : oc.max_volume);
+    } else {
+      c.id = next_id++;
+    }
+  }
+  // old cavities that vanished: flattened ones are kept (dormant, with their air) while the
+  // pair still seals; the others have lost their seal and are dropped
+  std::vector<CavityState> out;
+  for (int i = 0; i < no; ++i) {
+    if (related[i]) continue;
+    CavityState oc = *old[i];
+    if (oc.dormant || go[i].volume <= ts.flattened_volume_ratio * oc.max_volume) {
+      oc.dormant = true;
+      out.push_back(std::move(oc));
+    }
+  }
+  for (CavityState& c : fresh) {
+    c.dormant = false;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace suction

@@ -1,0 +1,20 @@
+// The step's factorization of an FEM body's system matrix A, as other modules see it: the
+// compliance backends (core/backends) solve with it through this interface and never need
+// to know which factorization the FEM kernels chose (fem/block_ldlt.h today).
+#pragma once
+#include <Eigen/Core>
+
+namespace suction {
+
+class Factorization {
+ public:
+  virtual ~Factorization() = default;
+  /// number of unknowns (3 per free node)
+  virtual int rows() const = 0;
+  /// b ← A⁻¹ b
+  virtual void solve_in_place(Eigen::Ref<Eigen::VectorXd> b) const = 0;
+  /// B ← A⁻¹ B for several right-hand sides (the columns of B)
+  virtual void solve_many_in_place(Eigen::Ref<Eigen::MatrixXd> B) const = 0;
+};
+
+}  // namespace suction

@@ -1,0 +1,272 @@
+// Stage 4, cavities (docs/method.md §6 and §9; docs/decisions.md), and the cavity parts of
+// stages 1 (leak) and 6 (volumes after the correction).  The stage's jobs, in order:
+//   1. remesh_plan:       which body pairs need a new union (their sealing contacts changed,
+//                         or a seam opened), which lost every seal (released)
+//   2. release_pairs:     drop the cavities of released pairs (their air joins the atmosphere)
+//   3. union_pair:        offset the two surfaces at x_free, unite them (core/cavity_cgal),
+//                         cut the cavities out of the union (cavity/cavity_mesh.h)
+//   4. track_cavities:    relate them to the pair's tracked cavities and hand the air on
+//                         (cavity/tracking.h)
+//   5. add_cavity_rows:   one pressure row per active cavity, H_p = ∂V/∂x mapped to the bodies
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+#include "cavity/cavity_mesh.h"
+#include "cavity/tracking.h"
+#include "model/body_slots.h"
+#include "stages/stages.h"
+
+namespace suction {
+
+namespace {
+
+using PairKey = std::pair<int, int>;  // (slot_a, slot_b), slot_a < slot_b
+
+bool debug_cavities() { return std::getenv("SUCTION_DEBUG_CAVITY") != nullptr; }
+
+Vec3 point_at_free(const Model& model, const Workspace& work, const SurfacePoint& p) {
+  const Tri& t = slot_surface(model, p.slot).triangles[p.triangle];
+  const Points& x = work.collision_points[p.slot];
+  return p.bary[0] * x[t[0]] + p.bary[1] * x[t[1]] + p.bary[2] * x[t[2]];
+}
+
+Points points_at_free(const Model& model, const Workspace& work, const CavityState& c) {
+  Points x(c.vertices.size());
+  for (size_t i = 0; i < x.size(); ++i) x[i] = point_at_free(model, work, c.vertices[i]);
+  return x;
+}
+
+/// Per pair, the contacts within the sealing distance this step, as sorted keys.
+std::map<PairKey, std::vector<std::uint64_t>> sealing_contacts_by_pair(const Model& model,
+                                                                       const Workspace& work) {
+  std::map<PairKey, std::vector<std::uint64_t>> by_pair;
+  const double d = model.settings.cavity.sealing_distance;
+  for (const Contact& c : work.contacts) {
+    if (c.gap > d) continue;
+    const PairKey k{std::min(c.a.body, c.b.body), std::max(c.a.body, c.b.body)};
+    by_pair[k].push_back(c.key);
+  }
+  for (auto& [k, keys] : by_pair) std::sort(keys.begin(), keys.end());
+  return by_pair;
+}
+
+struct RemeshPlan {
+  std::vector<PairKey> recompute;  // pairs that need a new union, sorted
+  std::vector<PairKey> released;   // pairs that lost every sealing contact
+};
+
+/// Job 1: compares this step's sealing contacts with the last update's (and stores them in
+/// the state); a pair whose seam grew by more than remesh_seam_ratio of the wall is redone too.
+RemeshPlan remesh_plan(const Model& model, State& state, const Workspace& work) {
+  const CavitySettings& cs = model.settings.cavity;
+  RemeshPlan plan;
+  const auto sealing = sealing_contacts_by_pair(model, work);
+  std::map<PairKey, std::vector<std::uint64_t>> previous;
+  for (const auto& s : state.sealing_contacts)
+    previous[{static_cast<int>(s[0]), static_cast<int>(s[1])}].push_back(s[2]);
+  for (const auto& [pair, keys] : sealing) {
+    const auto it = previous.find(pair);
+    if (it == previous.end() || it->second != keys) plan.recompute.push_back(pair);
+  }
+  for (const auto& [pair, keys] : previous)
+    if (!sealing.count(pair)) plan.released.push_back(pair);
+  for (const CavityState& c : state.cavities) {
+    if (c.dormant) continue;
+    const PairKey pair{c.slot_a, c.slot_b};
+    if (!sealing.count(pair) ||
+        std::find(plan.recompute.begin(), plan.recompute.end(), pair) != plan.recompute.end())
+      continue;
+    const Points x = points_at_free(model, work, c);
+    const double seam = mesh_area(x, c.triangles, c.seam_begin, c.triangles.size());
+    const double wall = mesh_area(x, c.triangles, 0, c.seam_begin);
+    if (seam - c.seam_area0 > cs.remesh_seam_ratio * wall) plan.recompute.push_back(pair);
+  }
+  std::sort(plan.recompute.begin(), plan.recompute.end());
+  state.sealing_contacts.clear();
+  for (const auto& [pair, keys] : sealing)
+    for (std::uint64_t k : keys)
+      state.sealing_contacts.push_back({static_cast<std::uint64_t>(pair.first),
+                                        static_cast<std::uint64_t>(pair.second), k});
+  return plan;
+}
+
+/// Job 2: released pairs lose their cavities (the air joins the atmosphere).
+void release_pairs(State& state, const std::vector<PairKey>& released) {
+  std::erase_if(state.cavities, [&](const CavityState& c) {
+    return std::find(released.begin(), released.end(), PairKey{c.slot_a, c.slot_b}) != released.end();
+  });
+}
+
+/// The two bodies' surfaces at x_free, with every vertex of a sealing contact moved by the
+/// sealing distance along the contact normal into the other body.
+void offset_meshes(const Model& model, const Workspace& work, const PairKey& pair, UnionMesh& a,
+                   UnionMesh& b) {
+  const double d = model.settings.cavity.sealing_distance;
+  a.vertices = work.collision_points[pair.first];
+  a.triangles = slot_surface(model, pair.first).triangles;
+  b.vertices = work.collision_points[pair.second];
+  b.triangles = slot_surface(model, pair.second).triangles;
+  std::vector<char> moved_a(a.vertices.size(), 0), moved_b(b.vertices.size(), 0);
+  auto move = [&](const ContactSide& side, const Vec3& dir) {
+    if (side.count != 1) return;
+    const bool is_a = side.body == pair.first;
+    UnionMesh& m = is_a ? a : b;
+    std::vector<char>& moved = is_a ? moved_a : moved_b;
+    const int v = side.vertex[0];
+    if (moved[v]) return;
+    moved[v] = 1;
+    m.vertices[v] += d * dir;
+  };
+  for (const Contact& c : work.contacts) {
+    if (c.gap > d) continue;
+    if (std::min(c.a.body, c.b.body) != pair.first || std::max(c.a.body, c.b.body) != pair.second)
+      continue;
+    move(c.a, -c.normal);  // a moves against the normal (b → a): into b
+    move(c.b, c.normal);
+  }
+}
+
+/// Job 3: the cavities of one pair's union (vertices and triangles; no air yet).  A failed
+/// union is recorded in the workspace (reported by the simulation) and returns false: the
+/// pair's cavities are then kept as they were, and the union is retried at the next change.
+bool union_pair(const Model& model, const State& state, Workspace& work, const PairKey& pair,
+                std::vector<CavityState>& fresh) {
+  UnionMesh ma, mb;
+  offset_meshes(model, work, pair, ma, mb);
+  std::vector<UnionComponent> comps;
+  try {
+    comps = mesh_union_components(ma, mb);
+    ++work.cavity_unions;
+  } catch (const MeshUnionError& e) {
+    work.union_failures.push_back({pair.first, pair.second, e.what()});
+    if (debug_cavities()) std::fprintf(stderr, "t=%.3f union failed: %s\n", state.time, e.what());
+    return false;
+  }
+  fresh = cavities_from_union(comps, ma, mb, pair.first, pair.second);
+  if (debug_cavities()) {
+    std::fprintf(stderr, "t=%.3f pair %d-%d: %zu components:", state.time, pair.first, pair.second, comps.size());
+    for (const auto& cp : comps) std::fprintf(stderr, " %.3g", cp.volume);
+    std::fprintf(stderr, " -> %zu cavities\n", fresh.size());
+  }
+  return true;
+}
+
+/// Job 4 around the tracking kernel: the pair's tracked cavities are replaced by the result.
+void track_pair(const Model& model, State& state, const Workspace& work, const PairKey& pair,
+                std::vector<CavityState> fresh) {
+  const CavitySettings& cs = model.settings.cavity;
+  std::vector<const CavityState*> old;
+  std::vector<CavityGeometry> go, gn;
+  for (const CavityState& c : state.cavities)
+    if (c.slot_a == pair.first && c.slot_b == pair.second) {
+      old.push_back(&c);
+      go.push_back(cavity_geometry(points_at_free(model, work, c), c));
+    }
+  for (const CavityState& c : fresh) gn.push_back(cavity_geometry(points_at_free(model, work, c), c));
+  TrackingSettings ts;
+  ts.p_atm = model.settings.p_atm;
+  ts.sealing_distance = cs.sealing_distance;
+  ts.flattened_volume_ratio = cs.flattened_volume_ratio;
+  std::vector<CavityState> tracked =
+      track_cavities(old, go, std::move(fresh), std::move(gn), ts, state.next_cavity_id);
+  // other pairs' cavities stay, in order; this pair's are replaced
+  std::erase_if(state.cavities,
+                [&](const CavityState& c) { return c.slot_a == pair.first && c.slot_b == pair.second; });
+  for (CavityState& c : tracked) state.cavities.push_back(std::move(c));
+}
+
+/// Job 5: one row per active cavity after the contact rows: H_p = ∂V/∂x mapped to the FEM
+/// nodes (through the surface map) and to dynamic rigid bodies (linear and angular terms);
+/// u_free of the row is H_p v_free.
+void add_cavity_rows(const Model& model, const State& state, Workspace& work) {
+  const BodySlots& slots = work.slots;
+  ConstraintLayout& layout = work.rows.layout;
+  for (size_t ci = 0; ci < state.cavities.size(); ++ci) {
+    const CavityState& c = state.cavities[ci];
+    if (c.dormant) continue;
+    const Points x = points_at_free(model, work, c);
+    const Points g = mesh_volume_gradient(x, c.triangles);
+    const int row = layout.cavity_row(layout.cavities);
+    work.cavity_index.push_back(static_cast<int>(ci));
+    work.cavity_volume_free.push_back(mesh_volume(x, c.triangles));
+    std::map<std::pair<int, int>, Vec3> fem_coeff;  // (body, node) -> coefficient
+    std::map<int, std::pair<Vec3, Vec3>> rigid_coeff;
+    for (size_t v = 0; v < c.vertices.size(); ++v) {
+      const SurfacePoint& sp = c.vertices[v];
+      const Tri& t = slot_surface(model, sp.slot).triangles[sp.triangle];
+      const BodyRef body = slots.body(sp.slot);
+      if (body.type == BodyType::Fem) {
+        const auto& map = model.fem[body.index].boundary.node_of_vertex;
+        for (int k = 0; k < 3; ++k) {
+          Vec3& acc = fem_coeff.try_emplace({body.index, map[t[k]]}, Vec3::Zero()).first->second;
+          acc += sp.bary[k] * g[v];
+        }
+      } else {
+        const int r = body.index;
+        if (model.rigid[r].kind != RigidKind::Dynamic) continue;
+        auto& acc = rigid_coeff.try_emplace(r, Vec3::Zero(), Vec3::Zero()).first->second;
+        acc.first += g[v];
+        acc.second += (x[v] - work.rigid[r].x_free).cross(g[v]);
+      }
+    }
+    double u = 0.0;
+    for (const auto& [bn, coeff] : fem_coeff) {
+      work.rows.fem_terms.push_back({row, bn.first, bn.second, coeff});
+      u += coeff.dot(work.fem_v_free[bn.first][bn.second]);
+    }
+    for (const auto& [r, lin_ang] : rigid_coeff) {
+      work.rows.rigid_terms.push_back({row, r, lin_ang.first, lin_ang.second});
+      u += lin_ang.first.dot(work.rigid[r].v_free) + lin_ang.second.dot(work.rigid[r].w_free);
+    }
+    ++layout.cavities;
+    work.u_free.conservativeResize(layout.count());
+    work.u_free[row] = u;
+  }
+}
+
+}  // namespace
+
+void leak_cavities(const Model& model, State& state, Workspace&) {
+  const double h = model.settings.dt;
+  for (CavityState& c : state.cavities)
+    if (!c.dormant) c.air += h * model.settings.cavity.leak_rate;
+}
+
+void update_cavities(const Model& model, State& state, Workspace& work) {
+  work.cavity_index.clear();
+  work.cavity_volume_free.clear();
+  work.cavity_unions = 0;
+  work.union_failures.clear();
+  work.rows.layout.cavities = 0;
+  if (!model.settings.cavity.enabled) {
+    state.cavities.clear();
+    return;
+  }
+  const RemeshPlan plan = remesh_plan(model, state, work);           // 1.
+  release_pairs(state, plan.released);                                // 2.
+  for (const PairKey& pair : plan.recompute) {
+    std::vector<CavityState> fresh;
+    if (!union_pair(model, state, work, pair, fresh)) continue;       // 3.
+    track_pair(model, state, work, pair, std::move(fresh));           // 4.
+  }
+  std::stable_sort(state.cavities.begin(), state.cavities.end(),
+                   [](const CavityState& x, const CavityState& y) { return x.id < y.id; });
+  add_cavity_rows(model, state, work);                                // 5.
+}
+
+void measure_cavities(const Model& model, State& state, Workspace&) {
+  for (CavityState& c : state.cavities) {
+    const Points x = cavity_world_vertices(model, state, c);
+    c.volume = mesh_volume(x, c.triangles);
+    if (c.dormant) {
+      c.pressure = model.settings.p_atm;
+      c.outflow = 0.0;
+      continue;
+    }
+    c.max_volume = std::max(c.max_volume, c.volume);
+  }
+}
+
+}  // namespace suction

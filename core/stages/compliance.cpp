@@ -1,0 +1,39 @@
+// Stage 5a, compliance (docs/method.md §7): W = h H A⁻¹ Hᵀ through the model's backend
+// (backends/compliance_backend.h).  This file is the only place that turns the Workspace
+// into a backend's input.
+#include "stages/stages.h"
+
+namespace suction {
+
+void init_compliance(const Model& model, Workspace& work) {
+  // the backend is chosen once per model: a name it does not know is a clear error here
+  work.compliance = make_compliance_backend(model.settings.compliance_backend);
+  ComplianceSetup setup;
+  for (const FemSystem& sys : work.fem) setup.fem.push_back({&sys.free_index, sys.num_free});
+  setup.num_rigid = static_cast<int>(model.rigid.size());
+  work.compliance->init(setup);
+}
+
+void build_compliance(const Model& model, const State&, Workspace& work) {
+  if (work.rows.count() == 0) {
+    work.W.resize(0, 0);
+    return;
+  }
+  ComplianceInput in;
+  in.h = model.settings.dt;
+  in.rows = &work.rows;
+  for (const FemSystem& sys : work.fem) in.fem.push_back({&sys.free_index, sys.num_free, &sys.A, sys.solver.get()});
+  for (size_t i = 0; i < model.rigid.size(); ++i) {
+    const RigidBody& b = model.rigid[i];
+    ComplianceRigidBody r;
+    r.dynamic = b.kind == RigidKind::Dynamic;
+    if (r.dynamic) {
+      r.mass = b.mass;
+      r.inverse_inertia = work.rigid[i].inertia_inv;
+    }
+    in.rigid.push_back(r);
+  }
+  work.compliance->build(in, work.W);
+}
+
+}  // namespace suction

@@ -1,0 +1,43 @@
+// The workspace of a model (docs/architecture.md): sized once per Simulation::reset.
+#include "stages/stages.h"
+
+namespace suction {
+
+namespace {
+
+// every body's surface goes to the detector, in slot order (model/body_slots.h)
+void init_collision(const Model& model, Workspace& work) {
+  const int n = work.slots.count();
+  std::vector<std::vector<Tri>> triangles;
+  std::vector<bool> movable;
+  for (int s = 0; s < n; ++s) {
+    const BodyRef b = work.slots.body(s);
+    triangles.push_back(slot_surface(model, s).triangles);
+    movable.push_back(b.type == BodyType::Fem || model.rigid[b.index].kind != RigidKind::Fixed);
+  }
+  work.detector = ContactDetector();
+  work.detector.set_bodies(std::move(triangles), std::move(movable));
+  // pairs where neither body has degrees of freedom (kinematic against fixed or kinematic)
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      if (!slot_has_dofs(model, i) && !slot_has_dofs(model, j))
+        work.detector.exclude_pair(i, j);
+  work.collision_points.resize(n);
+}
+
+}  // namespace
+
+void init_workspace(const Model& model, Workspace& work) {
+  work.slots = BodySlots(model);
+  work.fem.clear();
+  work.fem.resize(model.fem.size());
+  work.fem_v_free.resize(model.fem.size());
+  work.fem_x_free.resize(model.fem.size());
+  for (size_t i = 0; i < model.fem.size(); ++i) init_fem_system(model.fem[i], work.fem[i]);
+  work.rigid.assign(model.rigid.size(), RigidWork{});
+  init_collision(model, work);
+  work.rows.clear();
+  init_compliance(model, work);
+}
+
+}  // namespace suction

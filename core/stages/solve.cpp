@@ -1,0 +1,59 @@
+// Stage 5b, solve (docs/method.md §8): the contact forces and cavity pressures of the step by
+// projected Gauss-Seidel (solver/pgs.h), warm-started from the last step.
+#include <algorithm>
+
+#include "solver/pgs.h"
+#include "stages/stages.h"
+
+namespace suction {
+
+namespace {
+/// a last-step contact force warm-starts this step's contact of the same feature pair when
+/// their normals agree to this cosine (a contact that turned over starts from zero)
+constexpr double kWarmStartNormalCos = 0.99;
+}  // namespace
+
+void solve_constraints(const Model& model, State& state, Workspace& work) {
+  const ConstraintLayout& layout = work.rows.layout;
+  const int nc = layout.contacts;
+  const int np = layout.cavities;
+  work.lambda.setZero(layout.count());
+  work.solver_iterations = 0;
+  work.solver_residual = 0.0;
+  if (nc == 0 && np == 0) return;
+  // warm start: last step's force of the same feature pair (state.contacts is sorted by key)
+  for (int k = 0; k < nc; ++k) {
+    const auto it = std::lower_bound(state.contacts.begin(), state.contacts.end(), work.contacts[k].key,
+                                     [](const ContactForce& f, std::uint64_t key) { return f.key < key; });
+    if (it != state.contacts.end() && it->key == work.contacts[k].key &&
+        it->normal.dot(work.contacts[k].normal) > kWarmStartNormalCos)
+      work.lambda.segment<3>(layout.contact_row(k)) = it->local;
+  }
+  const CavitySettings& cs = model.settings.cavity;
+  std::vector<CavityRow> cavities(np);
+  for (int k = 0; k < np; ++k) {
+    const CavityState& c = state.cavities[work.cavity_index[k]];
+    CavityRow& row = cavities[k];
+    row.volume_free = work.cavity_volume_free[k];
+    row.air = c.air;
+    row.p_atm = model.settings.p_atm;
+    row.p_max = std::max(cs.p_max, row.p_atm);
+    row.pressure = c.pressure;
+    work.lambda[layout.cavity_row(k)] = c.pressure - row.p_atm;  // warm start
+  }
+  std::vector<double> gap(nc);
+  for (int k = 0; k < nc; ++k) gap[k] = work.contacts[k].gap;
+  const PgsResult r = solve_pgs(work.W, work.u_free, gap, work.contact_mu, cavities, model.settings.dt,
+                                model.settings.solver.max_iterations, model.settings.solver.tolerance,
+                                work.lambda);
+  for (int k = 0; k < np; ++k) {
+    CavityState& c = state.cavities[work.cavity_index[k]];
+    c.pressure = cavities[k].pressure;
+    c.outflow = cavities[k].outflow;
+    c.air = std::max(0.0, c.air + c.outflow);
+  }
+  work.solver_iterations = r.iterations;
+  work.solver_residual = r.residual;
+}
+
+}  // namespace suction

@@ -1,0 +1,52 @@
+// The stages of one time step (docs/method.md §1, the paper's Algorithm 1), each of the form
+// stage(const Model&, State&, Workspace&), one file each in this folder.  Simulation::step
+// (sim/simulation.cpp) calls them in this order and times each into the StepProfile.
+// Adding a stage: docs/architecture.md.
+#pragma once
+#include "model/model.h"
+#include "model/state.h"
+#include "stages/workspace.h"
+
+namespace suction {
+
+/// Sizes the workspace, analyses each FEM body's system pattern, registers the bodies with
+/// the collision detector and initialises the compliance backend (init_workspace.cpp).
+void init_workspace(const Model& model, Workspace& work);
+
+/// Chooses the model's compliance backend and lets it prepare (compliance.cpp); part of
+/// init_workspace.
+void init_compliance(const Model& model, Workspace& work);
+
+/// 1. leak: N ← N + h Ṅ_leak for every tracked, non-dormant cavity (cavities.cpp).
+void leak_cavities(const Model& model, State& state, Workspace& work);
+
+/// 2. free motion: implicit Euler of every FEM body (A Δv = b), rigid bodies' unconstrained
+///    velocities, prescribed motion of held nodes and kinematic bodies; fills v_free, x_free
+///    (free_motion.cpp).
+void free_motion(const Model& model, const State& state, Workspace& work);
+
+/// 3. collision: contacts at x_free; fills work.contacts, contact_mu, the contact rows
+///    (rows.layout.contact_rows()) and their u_free = H v_free (collision.cpp).
+void detect_collisions(const Model& model, const State& state, Workspace& work);
+
+/// 4. cavities: detection (when the sealing contacts change or a seam has opened), tracking,
+///    and one pressure row per active cavity with V(x_free) and H_p (cavities.cpp).
+void update_cavities(const Model& model, State& state, Workspace& work);
+
+/// 5a. compliance: W = h H A⁻¹ Hᵀ through the selected backend (compliance.cpp).
+void build_compliance(const Model& model, const State& state, Workspace& work);
+
+/// 5b. solve: contact forces and cavity pressures by projected Gauss-Seidel (solve.cpp).
+void solve_constraints(const Model& model, State& state, Workspace& work);
+
+/// 6. correction: v = v_free + h A⁻¹ Hᵀ λ, x ← x + h v; records contacts and the drivers'
+///    reaction forces; advances time (correction.cpp).
+void correct_and_integrate(const Model& model, State& state, Workspace& work);
+
+/// 6 (end). each cavity's volume at the new positions, and its largest volume (cavities.cpp).
+void measure_cavities(const Model& model, State& state, Workspace& work);
+
+/// Friction coefficient between two materials: the scene's pair value, else min(μ_a, μ_b).
+double pair_friction(const Model& model, int material_a, int material_b);
+
+}  // namespace suction
