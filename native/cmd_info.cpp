@@ -3,7 +3,9 @@
 #include <iostream>
 
 #include "cli_common.h"
+#include "backends/compliance_backend.h"
 #include "io/bench.h"
+#include "scene/scene.h"
 
 namespace suction::cli {
 
@@ -18,16 +20,6 @@ const char* driver_kind_name(DriverKind kind) {
   return "?";
 }
 
-const char* probe_kind_name(ProbeKind kind) {
-  switch (kind) {
-    case ProbeKind::Position: return "position";
-    case ProbeKind::Velocity: return "velocity";
-    case ProbeKind::NodeSetPosition: return "node set position";
-    case ProbeKind::DriverForce: return "driver force";
-    case ProbeKind::Time: return "time";
-  }
-  return "?";
-}
 
 const char* component_name(int component) {
   static const char* names[] = {"x", "y", "z", "norm"};
@@ -95,6 +87,23 @@ int info_command(const SceneOptions& options) {
                 c.bodies, c.fem_bodies, c.rigid_bodies, c.fem_nodes, c.fem_tets,
                 c.surface_triangles, c.collision_nodes, c.dofs);
   out << "memory      ~" << format_bytes(model_bytes(model)) << " (model arrays and one state)\n";
+  std::string built;
+  for (const std::string& b : available_compliance_backends()) built += (built.empty() ? "" : ", ") + b;
+  out << "backend     " << s.compliance_backend << " (built: " << built << ")\n";
+
+  // parameters (--set /parameters/NAME=value)
+  if (!model.parameters.empty()) {
+    out << "\nparameters\n";
+    for (const Parameter& p : model.parameters) {
+      std::string range;
+      if (p.min || p.max)
+        range = format("  [%s, %s]", p.min ? format("%.6g", *p.min).c_str() : "",
+                       p.max ? format("%.6g", *p.max).c_str() : "");
+      out << format("  %-16s = %-10.6g %-6s%s", p.name.c_str(), p.value, p.unit.c_str(), range.c_str());
+      if (!p.doc.empty()) out << "  " << p.doc;
+      out << '\n';
+    }
+  }
 
   // bodies
   out << "\nbodies\n";
@@ -162,7 +171,7 @@ int info_command(const SceneOptions& options) {
   if (!model.probes.empty()) {
     out << "\nprobes (CSV columns)\n";
     for (const Probe& p : model.probes) {
-      out << format("  %-16s %s", p.name.c_str(), probe_kind_name(p.kind));
+      out << format("  %-16s %s", p.name.c_str(), probe_type_name(p.kind));
       if (p.kind == ProbeKind::DriverForce) {
         if (p.driver >= 0 && p.driver < int(model.drivers.size()))
           out << " of " << model.drivers[p.driver].name;

@@ -134,6 +134,9 @@ void print_summary(const RunOptions& options, const Simulation& sim, long steps_
                   1e3 * wall_seconds / steps_done, steps_done / wall_seconds,
                   wall_seconds > 0 ? sim.state().time / wall_seconds : 0.0);
   out << '\n';
+  if (sim.union_failures() > 0)
+    out << "unions    " << sim.union_failures()
+        << " mesh unions failed (warnings above); those pairs kept their cavities\n";
   if (csv) out << "csv       " << options.csv << "  (" << csv->rows() << " rows)\n";
   if (frames)
     out << "frames    " << frames->dir() << "/series.pvd  (" << frames->frames()
@@ -224,6 +227,10 @@ int run_command(const RunOptions& options) {
     for (; done < total_steps && !g_interrupted; ++done) {
       sim.step();
       timings.add(sim.profile());
+      for (const std::string& w : sim.warnings()) {
+        progress.clear();
+        std::cerr << "warning: " << w << '\n';
+      }
       const std::vector<double> values = sim.probe_values();
       probes.add(values);
       if (csv)

@@ -76,6 +76,11 @@ val cavity_info(const Facade& f, int k) {
   o.set("dormant", c.dormant);
   o.set("bodyA", c.body_a);
   o.set("bodyB", c.body_b);
+  o.set("area", c.area);
+  val n = val::array();
+  for (double v : c.normal) n.call<void>("push", v);
+  o.set("normal", n);
+  o.set("holdingForce", c.holding_force);
   return o;
 }
 
@@ -135,6 +140,7 @@ EMSCRIPTEN_BINDINGS(suction) {
       .function("dt", &Facade::dt)
       .function("duration", &Facade::duration)
       .function("pAtm", &Facade::p_atm)
+      .function("gravity", &Facade::gravity)
       .function("sceneName", &Facade::scene_name)
       .function("sceneDescription", &Facade::scene_description)
       // bodies

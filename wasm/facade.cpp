@@ -8,11 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cavity/cavity_mesh.h"
 #include "common/error.h"
 #include "io/csv.h"
 #include "model/body_slots.h"
 #include "model/model.h"
 #include "model/state.h"
+#include "probes/probes.h"
 #include "rigid/rigid_dynamics.h"
 #include "sim/simulation.h"
 
@@ -174,6 +176,7 @@ long Facade::step_count() const { return sim_ ? sim_->state().step : 0; }
 double Facade::dt() const { return sim_ ? sim_->model().settings.dt : 0.0; }
 double Facade::duration() const { return sim_ ? sim_->model().settings.duration : 0.0; }
 double Facade::p_atm() const { return sim_ ? sim_->model().settings.p_atm : kPAtm; }
+double Facade::gravity() const { return sim_ ? sim_->model().settings.gravity.norm() : 0.0; }
 std::string Facade::scene_name() const { return sim_ ? sim_->model().name : ""; }
 std::string Facade::scene_description() const { return sim_ ? sim_->model().description : ""; }
 
@@ -261,6 +264,10 @@ CavityInfo Facade::cavity_info(int k) const {
   info.dormant = c.dormant;
   info.body_a = c.slot_a;
   info.body_b = c.slot_b;
+  const CavityHold hold = cavity_hold(sim_->model(), sim_->state(), c);
+  info.area = hold.area;
+  info.normal = {hold.normal.x(), hold.normal.y(), hold.normal.z()};
+  info.holding_force = hold.force;
   return info;
 }
 
@@ -295,23 +302,12 @@ const std::vector<float>& Facade::cavity_seam(int k) {
   const CavityState& c = sim_->state().cavities[k];
   std::vector<float>& out = cavity_seam_[k];
   out.clear();
-  const int nt = static_cast<int>(c.triangles.size());
-  const int nv = static_cast<int>(c.vertices.size());
-  if (c.seam_begin < 0 || c.seam_begin >= nt) return out;
+  const auto ring = seam_ring_edges(c);
+  if (ring.empty()) return out;
   const Points x = cavity_world_vertices(sim_->model(), sim_->state(), c);
-  // A seam quad joins a ring edge on body a to the matching edge on body b, split in two
-  // triangles: the ring edges are the seam-triangle edges whose endpoints lie on one body.
-  std::set<std::pair<int, int>> seen;
-  for (int t = c.seam_begin; t < nt; ++t) {
-    const Tri& tri = c.triangles[t];
-    for (int e = 0; e < 3; ++e) {
-      const int a = tri[e], b = tri[(e + 1) % 3];
-      if (a < 0 || b < 0 || a >= nv || b >= nv) continue;
-      if (c.vertices[a].slot != c.vertices[b].slot) continue;
-      if (!seen.insert({std::min(a, b), std::max(a, b)}).second) continue;
-      append_xyz(out, x[a]);
-      append_xyz(out, x[b]);
-    }
+  for (const auto& e : ring) {
+    append_xyz(out, x[e[0]]);
+    append_xyz(out, x[e[1]]);
   }
   return out;
 }

@@ -13,6 +13,7 @@
 // JavaScript, wasm memory may also grow, so views must be re-acquired after every such call.
 #pragma once
 #include <cstdint>
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,7 +46,11 @@ struct CavityInfo {
   double air = 0;       // N = P·V [J]
   double outflow = 0;   // ΔN of the last step (≤ 0: air pushed out) [J]
   bool dormant = false;
-  int body_a = -1, body_b = -1;  // body indices (= collision slots)
+  int body_a = -1, body_b = -1;  // body indices (= body slots)
+  // from the core (probes/probes.h cavity_hold): what holds the cup on
+  double area = 0;                       // projected area along the seal's normal [m²]
+  std::array<double, 3> normal{{0, 0, 1}};  // unit normal of the sealing ring
+  double holding_force = 0;              // (P_atm − P)·A [N]; 0 when dormant
 };
 
 /// a scene parameter with the overrides applied: the Model's own (model/model.h Parameter)
@@ -81,6 +86,8 @@ class Facade {
   double dt() const;
   double duration() const;
   double p_atm() const;
+  /// |g| of the scene [m/s²] (weights in the page's words)
+  double gravity() const;
   std::string scene_name() const;
   std::string scene_description() const;
 

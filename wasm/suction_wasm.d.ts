@@ -13,8 +13,11 @@ export interface CavityInfo {
   air: number;         // N = P·V [J]
   outflow: number;     // ΔN of the last step (≤ 0: air pushed out) [J]
   dormant: boolean;    // flattened: remembered but exerts no force
-  bodyA: number;       // body index (collision slot)
+  bodyA: number;       // body index (body slot)
   bodyB: number;
+  area: number;        // projected area along the seal's normal [m²]
+  normal: number[];    // unit normal of the sealing ring [x, y, z]
+  holdingForce: number;  // (P_atm − P)·area [N]; 0 when dormant
 }
 
 export interface StepProfile {
@@ -58,6 +61,7 @@ export interface Simulator {
   dt(): number;            // [s]
   duration(): number;      // the scene's settings.duration [s]
   pAtm(): number;          // [Pa]
+  gravity(): number;       // |g| of the scene [m/s²]
   sceneName(): string;
   sceneDescription(): string;
 

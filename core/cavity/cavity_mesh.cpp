@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace suction {
 
@@ -28,6 +29,52 @@ double mesh_area(const Points& x, const std::vector<Tri>& triangles, size_t begi
     a += 0.5 * (x[t[1]] - x[t[0]]).cross(x[t[2]] - x[t[0]]).norm();
   }
   return a;
+}
+
+std::vector<std::array<int, 2>> seam_ring_edges(const CavityState& c) {
+  std::vector<std::array<int, 2>> edges;
+  const int nt = static_cast<int>(c.triangles.size());
+  const int nv = static_cast<int>(c.vertices.size());
+  if (c.seam_begin < 0 || c.seam_begin >= nt) return edges;
+  // a seam quad joins a ring edge on body a to the matching edge on body b, split in two
+  // triangles: the ring edges are the seam-triangle edges whose endpoints lie on one body
+  std::set<std::pair<int, int>> seen;
+  for (int t = c.seam_begin; t < nt; ++t) {
+    const Tri& tri = c.triangles[t];
+    for (int e = 0; e < 3; ++e) {
+      const int a = tri[e], b = tri[(e + 1) % 3];
+      if (a < 0 || b < 0 || a >= nv || b >= nv) continue;
+      if (c.vertices[a].slot != c.vertices[b].slot) continue;
+      if (!seen.insert({std::min(a, b), std::max(a, b)}).second) continue;
+      edges.push_back({a, b});
+    }
+  }
+  return edges;
+}
+
+Vec3 seam_ring_normal(const Points& x, const CavityState& c, const std::vector<std::array<int, 2>>& ring) {
+  Vec3 m = Vec3::Zero();
+  int count = 0;
+  for (const auto& e : ring)
+    if (c.vertices[e[0]].slot == c.slot_a) {
+      m += x[e[0]];
+      ++count;
+    }
+  if (count < 3) return Vec3::UnitZ();
+  m /= static_cast<double>(count);
+  Vec3 n = Vec3::Zero();
+  for (const auto& e : ring)
+    if (c.vertices[e[0]].slot == c.slot_a) n += (x[e[0]] - m).cross(x[e[1]] - m);
+  const double len = n.norm();
+  if (!(len > 0.0)) return Vec3::UnitZ();
+  const bool flip = n.z() < 0 || (n.z() == 0 && (n.y() < 0 || (n.y() == 0 && n.x() < 0)));
+  return (flip ? -1.0 : 1.0) * n / len;
+}
+
+double projected_area(const Points& x, const std::vector<Tri>& triangles, const Vec3& n) {
+  double sum = 0.0;
+  for (const Tri& t : triangles) sum += std::abs(n.dot((x[t[1]] - x[t[0]]).cross(x[t[2]] - x[t[0]])));
+  return 0.25 * sum;
 }
 
 Vec3 barycentric_in_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {

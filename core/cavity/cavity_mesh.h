@@ -16,6 +16,18 @@ Points mesh_volume_gradient(const Points& x, const std::vector<Tri>& triangles);
 /// Total area of triangles [begin, end) [m²].
 double mesh_area(const Points& x, const std::vector<Tri>& triangles, size_t begin, size_t end);
 
+/// The sealing ring of a cavity: the edges of its seam triangles whose two ends lie on one
+/// body (one ring per body), each once, in triangle order.  Pairs of vertex indices.
+std::vector<std::array<int, 2>> seam_ring_edges(const CavityState& c);
+/// Unit normal of the sealing ring: the vector area ½ Σ (a − m)×(b − m) of body a's ring
+/// (the ring edges on c.slot_a; the two bodies' rings run in opposite directions) about its
+/// vertex mean m, turned towards +z (then +y, then +x) so that its sign is stable; +z when
+/// degenerate.   x: #vertices×3 [m]; ring: seam_ring_edges(c)
+Vec3 seam_ring_normal(const Points& x, const CavityState& c, const std::vector<std::array<int, 2>>& ring);
+/// Area of a closed mesh's shadow along the unit direction n: ¼ Σ |n·(e1×e2)| [m²] (each
+/// point of the shadow is covered twice).
+double projected_area(const Points& x, const std::vector<Tri>& triangles, const Vec3& n);
+
 /// Barycentric coordinates of p projected on triangle (a, b, c), clamped to the triangle.
 Vec3 barycentric_in_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c);
 

@@ -33,7 +33,8 @@ std::string csv_field(const std::string& text) {
 }
 
 CsvRecorder::CsvRecorder(std::ostream& out, const Model& model) : out_(out) {
-  columns_ = {"step", "t", "contacts", "cavities", "pressure_min", "volume_total", "air_total"};
+  columns_ = {"step", "t", "contacts", "cavities", "pressure_min", "volume_total", "air_total",
+              "holding_force"};
   for (const Probe& probe : model.probes) columns_.push_back(probe.name);
   // header row
   for (size_t i = 0; i < columns_.size(); ++i) {
@@ -52,7 +53,7 @@ void CsvRecorder::record(const Simulation& sim) {
 
 void CsvRecorder::record_row(long step, double time, int contacts, const CavitySummary& cavities,
                              const std::vector<double>& probes) {
-  const size_t num_probes = columns_.size() - 7;
+  const size_t num_probes = columns_.size() - kFixedColumns;
   if (probes.size() != num_probes)
     throw std::logic_error("CsvRecorder: " + std::to_string(probes.size()) +
                            " probe values for " + std::to_string(num_probes) + " probe columns");
@@ -71,6 +72,8 @@ void CsvRecorder::record_row(long step, double time, int contacts, const CavityS
   row += format_double(cavities.volume_total);
   row += ',';
   row += format_double(cavities.air_total);
+  row += ',';
+  row += format_double(cavities.holding_force);
   for (double value : probes) {
     row += ',';
     row += format_double(value);

@@ -19,6 +19,7 @@ std::string csv_field(const std::string& text);
 
 /// Writes the columns
 ///   step, t [s], contacts, cavities, pressure_min [Pa], volume_total [m³], air_total [J],
+///   holding_force [N] (Σ (P_atm − P)·A over the active cavities, probes/probes.h),
 ///   then one column per probe of the model (named after it, in model order).
 /// The header row is written by the constructor.
 class CsvRecorder {
@@ -39,6 +40,7 @@ class CsvRecorder {
   std::ostream& out_;
   std::vector<std::string> columns_;
   long rows_ = 0;
+  static constexpr size_t kFixedColumns = 8;  // the columns before the probes
 };
 
 }  // namespace suction

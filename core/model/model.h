@@ -58,6 +58,7 @@ enum class ProbeKind {
   CavityPressure,    // absolute pressure of a tracked cavity [Pa] (P_atm when there is none)
   CavityVolume,      // its volume [m³] (0 when there is none)
   CavityAir,         // its air N = P·V [J] (0 when there is none)
+  CavityHoldingForce,  // its holding force (P_atm − P)·A [N] (0 when there is none)
   CavityCount        // number of active cavities
 };
 

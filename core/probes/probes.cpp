@@ -1,5 +1,8 @@
 #include "probes/probes.h"
 
+#include <algorithm>
+
+#include "cavity/cavity_mesh.h"
 #include "model/body_slots.h"
 
 namespace suction {
@@ -34,6 +37,29 @@ Vec3 body_contact_force(const Model& model, const State& state, BodyRef body) {
   return f;
 }
 
+CavityHold cavity_hold(const Model& model, const State& state, const CavityState& cavity) {
+  CavityHold hold;
+  const Points x = cavity_world_vertices(model, state, cavity);
+  hold.normal = seam_ring_normal(x, cavity, seam_ring_edges(cavity));
+  hold.area = projected_area(x, cavity.triangles, hold.normal);
+  hold.force = cavity.dormant ? 0.0 : (model.settings.p_atm - cavity.pressure) * hold.area;
+  return hold;
+}
+
+CavitySummary cavity_summary(const Model& model, const State& state) {
+  CavitySummary c;
+  c.pressure_min = model.settings.p_atm;
+  for (const CavityState& cav : state.cavities) {
+    if (cav.dormant) continue;
+    ++c.count;
+    c.pressure_min = std::min(c.pressure_min, cav.pressure);
+    c.volume_total += cav.volume;
+    c.air_total += cav.air;
+    c.holding_force += cavity_hold(model, state, cav).force;
+  }
+  return c;
+}
+
 double evaluate_probe(const Model& model, const State& state, const Probe& probe) {
   Vec3 value = Vec3::Zero();
   switch (probe.kind) {
@@ -46,13 +72,15 @@ double evaluate_probe(const Model& model, const State& state, const Probe& probe
     }
     case ProbeKind::CavityPressure:
     case ProbeKind::CavityVolume:
-    case ProbeKind::CavityAir: {
+    case ProbeKind::CavityAir:
+    case ProbeKind::CavityHoldingForce: {
       int k = 0;
       for (const CavityState& c : state.cavities) {  // sorted by id: oldest first
         if (c.dormant || k++ != probe.cavity) continue;
-        const double v = probe.kind == ProbeKind::CavityPressure ? c.pressure
-                         : probe.kind == ProbeKind::CavityVolume ? c.volume
-                                                                 : c.air;
+        const double v = probe.kind == ProbeKind::CavityPressure   ? c.pressure
+                         : probe.kind == ProbeKind::CavityVolume   ? c.volume
+                         : probe.kind == ProbeKind::CavityAir      ? c.air
+                                                                   : cavity_hold(model, state, c).force;
         return probe.scale * v;
       }
       return probe.scale * (probe.kind == ProbeKind::CavityPressure ? model.settings.p_atm : 0.0);

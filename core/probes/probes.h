@@ -16,4 +16,24 @@ Vec3 body_velocity(const Model& model, const State& state, BodyRef body);
 /// Sum of the last step's contact forces on a body [N].
 Vec3 body_contact_force(const Model& model, const State& state, BodyRef body);
 
+/// What holds a cup on (docs/method.md §6.3): the pressure difference over the cavity's area
+/// seen along its sealing ring's normal.
+struct CavityHold {
+  Vec3 normal = Vec3::UnitZ();  // unit normal of the sealing ring (towards +z)
+  double area = 0.0;            // projected area of the cavity along it [m²]
+  double force = 0.0;           // (P_atm − P)·A, > 0 when the atmosphere presses on; 0 dormant [N]
+};
+CavityHold cavity_hold(const Model& model, const State& state, const CavityState& cavity);
+
+/// Cavity summary of a state (the CSV's cavity columns); dormant (flattened) cavities are
+/// not counted.
+struct CavitySummary {
+  int count = 0;
+  double pressure_min = kPAtm;  // lowest absolute cavity pressure, P_atm when none [Pa]
+  double volume_total = 0.0;    // [m³]
+  double air_total = 0.0;       // Σ N = P·V [J]
+  double holding_force = 0.0;   // Σ (P_atm − P)·A over the active cavities [N]
+};
+CavitySummary cavity_summary(const Model& model, const State& state);
+
 }  // namespace suction

@@ -28,6 +28,9 @@ Model load_scene_text(const std::string& json_text, const std::string& base_dir,
                       const std::string& name_for_errors = "scene");
 Model load_scene_file(const std::string& path, const std::vector<SceneOverride>& overrides = {});
 
+/// The scene-format name of a probe kind ("position", "cavity_pressure", ...).
+const char* probe_type_name(ProbeKind kind);
+
 /// Validation only: the issues of a scene (empty when it loads).  Never throws for scene
 /// problems (unreadable files and JSON syntax errors become issues with pointer "").
 std::vector<SceneIssue> validate_scene_file(const std::string& path,

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "scene/scene.h"
 #include "scene/scene_build.h"
 
 namespace suction {
@@ -252,11 +253,22 @@ const ProbeType kProbeTypes[] = {
     {"cavity_pressure", ProbeKind::CavityPressure, false, false, false, false, false, true},
     {"cavity_volume", ProbeKind::CavityVolume, false, false, false, false, false, true},
     {"cavity_air", ProbeKind::CavityAir, false, false, false, false, false, true},
+    {"cavity_holding_force", ProbeKind::CavityHoldingForce, false, false, false, false, false, true},
     {"cavity_count", ProbeKind::CavityCount, false, false, false, false},
 };
+}  // namespace
+
+const char* probe_type_name(ProbeKind kind) {
+  for (const ProbeType& t : kProbeTypes)
+    if (t.kind == kind) return t.name;
+  return "?";
+}
+
+namespace {
+
 /// columns the CSV writer always emits; probe names must differ
 const std::vector<std::string> kReservedColumns = {"step", "t", "contacts", "cavities", "pressure_min",
-                                                   "volume_total", "air_total"};
+                                                   "volume_total", "air_total", "holding_force"};
 
 void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vector<std::string>& names) {
   JsonReader& r = b.reader;

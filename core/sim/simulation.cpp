@@ -149,18 +149,7 @@ std::vector<double> Simulation::probe_values() const {
   return values;
 }
 
-CavitySummary Simulation::cavity_summary() const {
-  CavitySummary c;
-  c.pressure_min = model_.settings.p_atm;
-  for (const CavityState& cav : state_.cavities) {
-    if (cav.dormant) continue;
-    ++c.count;
-    c.pressure_min = std::min(c.pressure_min, cav.pressure);
-    c.volume_total += cav.volume;
-    c.air_total += cav.air;
-  }
-  return c;
-}
+CavitySummary Simulation::cavity_summary() const { return suction::cavity_summary(model_, state_); }
 
 void Simulation::set_driver_offset(int driver, const Vec3& offset) {
   if (driver < 0 || driver >= static_cast<int>(model_.drivers.size()))

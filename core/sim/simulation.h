@@ -7,20 +7,12 @@
 
 #include "model/model.h"
 #include "model/state.h"
+#include "probes/probes.h"
 #include "sim/profile.h"
 
 namespace suction {
 
 struct Workspace;
-
-/// Cavity summary of the current state (the CSV's cavity columns); dormant (flattened)
-/// cavities are not counted.
-struct CavitySummary {
-  int count = 0;
-  double pressure_min = kPAtm;  // lowest absolute cavity pressure, P_atm when none [Pa]
-  double volume_total = 0.0;    // [m³]
-  double air_total = 0.0;       // Σ N = nRT [J]
-};
 
 class Simulation {
  public:

@@ -9,6 +9,7 @@
 
 #include "cavity/cavity_mesh.h"
 #include "model/body_slots.h"
+#include "probes/probes.h"
 #include "mesh/generators.h"
 #include "scene/scene.h"
 #include "sim/simulation.h"
@@ -311,6 +312,12 @@ TEST(CavityPressure, BoylesLawWithARigidPiston) {
   EXPECT_NEAR(k.pressure, p_end, 0.005 * p_end);
   std::printf("Boyle piston: worst |PV - N|/N = %.2e, P_end = %.1f Pa (expected %.1f)\n", worst,
               k.pressure, p_end);
+  // the holding force is (P_atm − P) times the bore's cross-section (negative: the air pushes)
+  const CavityHold hold = cavity_hold(m, sim.state(), k);
+  EXPECT_NEAR(std::abs(hold.normal.z()), 1.0, 1e-9) << "the seal ring lies across the bore";
+  EXPECT_NEAR(hold.area, area, 1e-9 * area);
+  EXPECT_NEAR(hold.force, (m.settings.p_atm - k.pressure) * area, 1e-6 * std::abs(hold.force));
+  EXPECT_NEAR(sim.cavity_summary().holding_force, hold.force, 1e-12 * std::abs(hold.force));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -342,6 +349,22 @@ TEST(CavityDetection, DomePressedOnAPlateGivesOneCavityOfTheEnclosedVolume) {
   EXPECT_TRUE(both[0] && both[1]);
   std::printf("dome cavity: %.6e m^3 (enclosed %.6e, %+.3f %%), %zu triangles\n", v, exact,
               100 * (v - exact) / exact, c.triangles.size());
+
+  // the area the pressure difference acts on: the dome's footprint π r_i², seen along the
+  // sealing ring's normal (+z), also when the whole configuration is tilted
+  const auto ring = seam_ring_edges(c);
+  EXPECT_GE(ring.size(), 48u) << "one ring per body, 48 segments each";
+  const Vec3 n = seam_ring_normal(x, c, ring);
+  EXPECT_NEAR(n.z(), 1.0, 1e-9);
+  const double footprint = kPi * ri * ri;
+  EXPECT_NEAR(projected_area(x, c.triangles, n), footprint, 0.01 * footprint);
+  const Mat3 R = Eigen::AngleAxisd(0.5, Vec3(1, 2, 0).normalized()).toRotationMatrix();
+  Points xr = x;
+  for (Vec3& p : xr) p = R * p;
+  const Vec3 nr = seam_ring_normal(xr, c, ring);
+  EXPECT_NEAR(nr.dot(R * Vec3::UnitZ()), 1.0, 1e-9);
+  EXPECT_NEAR(projected_area(xr, c.triangles, nr), projected_area(x, c.triangles, n), 1e-12 * footprint);
+  EXPECT_LT(projected_area(xr, c.triangles, Vec3::UnitZ()), 0.95 * footprint) << "tilted: a smaller shadow on z";
 }
 
 TEST(CavityDetection, DomeLiftedBeyondTheSealingDistanceHasNoCavity) {

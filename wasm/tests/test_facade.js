@@ -266,9 +266,9 @@ test('CSV header and rows', async () => {
     assert.ok(header.length > 0);
     assert.ok(!header.includes('\n'));
     const cols = csvSplit(header);
-    assert.deepStrictEqual(cols.slice(0, 7),
-      ['step', 't', 'contacts', 'cavities', 'pressure_min', 'volume_total', 'air_total']);
-    assert.deepStrictEqual(cols.slice(7), sim.probeNames());
+    assert.deepStrictEqual(cols.slice(0, 8),
+      ['step', 't', 'contacts', 'cavities', 'pressure_min', 'volume_total', 'air_total', 'holding_force']);
+    assert.deepStrictEqual(cols.slice(8), sim.probeNames());
     let row = csvSplit(sim.csvRow());
     assert.strictEqual(row.length, cols.length);
     assert.strictEqual(row[0], '0');
@@ -278,7 +278,7 @@ test('CSV header and rows', async () => {
     assert.strictEqual(row[0], '2');
     assert.strictEqual(Number(row[1]), sim.time());
     const values = sim.probeValues();
-    for (let k = 0; k < values.length; ++k) assert.strictEqual(Number(row[7 + k]), values[k]);
+    for (let k = 0; k < values.length; ++k) assert.strictEqual(Number(row[8 + k]), values[k]);
   } finally { sim.delete(); }
 });
 

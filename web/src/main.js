@@ -399,6 +399,11 @@ function updatePanels(f) {
     `<tr><td>${label}</td><td style="text-align:right">${fmt(p[k], 3)} ms</td><td style="width:45%"><div class="bar" style="width:${total > 0 ? Math.min(100, 100 * p[k] / total) : 0}%"></div></td></tr>`).join('');
 }
 
+// a mass [kg] in words: "1.23 kg" or "456 g"
+function weightText(kg) {
+  return kg >= 1 ? `${fmt(kg, 3)} kg` : `${fmt(kg * 1e3, 3)} g`;
+}
+
 function forceExplanation(f) {
   const pAtm = state.meta.pAtm;
   const act = f.cavities.filter(c => !c.dormant);
@@ -410,7 +415,7 @@ function forceExplanation(f) {
   return `The trapped air is at P = ${fmt(c.pressure / 1e3, 4)} kPa, ${words} (P<sub>atm</sub> − P = ${fmt(dp / 1e3, 3)} kPa). ` +
     `It acts on the area A = ${fmt(c.area * 1e4, 3)} cm² (the cavity's shadow along the sealing ring's normal), ` +
     `so the air ${dp >= 0 ? 'presses the cup onto the surface' : 'pushes the cup away'} with (P<sub>atm</sub> − P)·A = ${fmt(Math.abs(total), 3)} N` +
-    (dp >= 1 ? `, the weight of ${total / 9.81 >= 1 ? `${fmt(total / 9.81, 3)} kg` : `${fmt(total / 9.81 * 1e3, 3)} g`}.` : '.') +
+    (dp >= 1 ? `, the weight of ${weightText(total / state.meta.gravity)}.` : '.') +
     (act.length > 1 ? ` (${act.length} cavities; the numbers are for the lowest pressure, the force is the sum.)` : '') +
     ` V = ${fmt(c.volume * 1e6, 3)} cm³, N = P·V = ${fmt(c.air * 1e3, 3)} mJ.`;
 }

@@ -1,7 +1,6 @@
 // The simulation side of the page: owns a wasm Simulator (docs/wasm-api.md, docs/web.md)
 // and turns commands into steps and steps into frame messages. No DOM: it runs
 // in the Web Worker (web/src/worker.js) and under node with a mock (web/test/sim_host.test.mjs).
-import { seamNormal, projectedArea, holdingForce } from './physics.js';
 
 const now = () => (globalThis.performance ? performance.now() : Date.now());
 
@@ -129,7 +128,7 @@ export class SimHost {
     const meta = {
       type: 'loaded', backend: this.backend, version: this.M.version ? this.M.version() : '',
       name: name ?? s.sceneName(), sceneName: s.sceneName(), description: s.sceneDescription(),
-      dt: s.dt(), duration: s.duration(), pAtm: s.pAtm(), bodies, drivers,
+      dt: s.dt(), duration: s.duration(), pAtm: s.pAtm(), gravity: s.gravity(), bodies, drivers,
       parameters: toArray(this.safe('parameters', () => s.parameters(), [])).map(p => ({ name: p.name, value: p.value, min: p.min ?? null, max: p.max ?? null,
                                                         unit: p.unit ?? '', doc: p.doc ?? '' })),
       probeNames: toArray(this.safe('probeNames', () => s.probeNames(), [])),
@@ -220,23 +219,20 @@ export class SimHost {
     return dw > 0 ? ds / dw : null;
   }
 
-  /** Cavity k: info + area + holding force (from the live views; nothing copied). */
-  cavity(k, pAtm) {
-    const s = this.sim;
-    const info = s.cavityInfo(k);
-    const seam = s.cavitySeam(k);
-    const n = seamNormal(seam) || [0, 0, 1];
-    const area = projectedArea(s.cavityPositions(k), s.cavityIndices(k), n);
+  /** Cavity k as the core reports it: pressure, volume, air, and the holding force
+   *  (P_atm - P)*A with its area and the seal's normal (probes/probes.h cavity_hold). */
+  cavity(k) {
+    const info = this.sim.cavityInfo(k);
     return { id: info.id, pressure: info.pressure, volume: info.volume, air: info.air,
              outflow: info.outflow, dormant: !!info.dormant, bodyA: info.bodyA, bodyB: info.bodyB,
-             area, normal: n, force: info.dormant ? 0 : holdingForce(pAtm, info.pressure, area) };
+             area: info.area, normal: Array.from(info.normal), force: info.holdingForce };
   }
 
   recordSample() {
     const s = this.sim;
     const pAtm = s.pAtm();
     const cavities = [];
-    for (let k = 0; k < s.cavityCount(); ++k) cavities.push(this.cavity(k, pAtm));
+    for (let k = 0; k < s.cavityCount(); ++k) cavities.push(this.cavity(k));
     const hand = this.driverCount > 0 ? toArray(this.safe('driverReaction', () => s.driverReaction(0), [NaN, NaN, NaN]))[2] : NaN;
     this.samples.push({ t: s.time(), step: s.stepCount(), pAtm, contacts: s.contactCount(), cavities,
                         force: cavities.reduce((a, c) => a + c.force, 0), hand });
@@ -263,7 +259,7 @@ export class SimHost {
     const pAtm = s.pAtm();
     const cavities = [];
     for (let k = 0; k < s.cavityCount(); ++k) {
-      const c = this.cavity(k, pAtm);
+      const c = this.cavity(k);
       c.positions = new Float32Array(s.cavityPositions(k));
       c.indices = new Uint32Array(s.cavityIndices(k));
       c.seam = new Float32Array(s.cavitySeam(k));

@@ -215,6 +215,7 @@ export class MockSimulator {
   dt() { return this._dt; }
   duration() { return this._duration; }
   pAtm() { return this._pAtm; }
+  gravity() { return 9.81; }
   sceneName() { return this.scene.name || ''; }
   sceneDescription() { return this.scene.description || ''; }
   bodyCount() { return this._bodies.length; }
@@ -226,7 +227,10 @@ export class MockSimulator {
   cavityCount() { return this._cav ? 1 : 0; }
   cavityInfo(k) {
     const c = this._cav;
-    return { id: c.id, pressure: c.N / c.V, volume: c.V, air: c.N, outflow: c.outflow, dormant: false, bodyA: 0, bodyB: this._bodies.length - 1 };
+    // the wasm module computes the holding force in the core; the mock's cavity is a flat disc
+    const pressure = c.N / c.V;
+    return { id: c.id, pressure, volume: c.V, air: c.N, outflow: c.outflow, dormant: false, bodyA: 0, bodyB: this._bodies.length - 1,
+             area: c.area, normal: [0, 0, 1], holdingForce: (this._pAtm - pressure) * c.area };
   }
   cavityPositions(k) {
     const c = this._cav;
