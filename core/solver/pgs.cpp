@@ -46,7 +46,8 @@ PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vec
       Vec3 l = old;
       // normal: 0 ≤ λ_n ⟂ gap/h + (u − u_free)_n ≥ 0: the end-of-step gap is gap + h (Wλ)_n
       const double un = gap[k] / h + (u[i] - u_free[i]);
-      l[0] = std::max(0.0, old[0] - un / W(i, i));
+      // (a row that touches no degree of freedom has W_nn = 0: no force can move it)
+      l[0] = W(i, i) > 0.0 ? std::max(0.0, old[0] - un / W(i, i)) : 0.0;
       // tangents: a step against the end-of-step sliding velocity, then the projection on the
       // disk ‖λ_t‖ ≤ μ λ_n.  The step is scalar (1 / the larger tangential compliance): its fixed
       // point has λ_t antiparallel to u_t when slipping (maximal dissipation), which a full

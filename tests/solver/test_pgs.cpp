@@ -65,3 +65,18 @@ TEST(Pgs, SlipFrictionOpposesTheSlidingVelocityEvenWithAnisotropicCompliance) {
   EXPECT_NEAR(lt.norm(), mu * lambda[0], 1e-9);
   EXPECT_NEAR(lt.normalized().dot(ut.normalized()), -1.0, 1e-9) << r.iterations << " iterations";
 }
+
+TEST(Pgs, ContactWithoutDegreesOfFreedomCarriesNothingAndStaysFinite) {
+  // a held FEM node pressed into a fixed body: its rows touch no DOF, so W's block is zero.
+  // No force can change the gap; the solve must not divide by the zero diagonal.
+  const double h = 0.01;
+  Eigen::MatrixXd W = Eigen::MatrixXd::Zero(6, 6);
+  W.bottomRightCorner(3, 3) = point_mass_W(1.0, h);  // a second, normal contact
+  VecX u_free = VecX::Zero(6);
+  u_free[3] = -9.81 * h;
+  VecX lambda = VecX::Zero(6);
+  solve_contacts_pgs(W, u_free, {-1e-3, -9.81 * h * h}, {0.5, 0.5}, h, 50, 1e-12, lambda);
+  EXPECT_TRUE(lambda.allFinite()) << lambda.transpose();
+  EXPECT_EQ(lambda.head<3>(), Vec3::Zero());
+  EXPECT_NEAR(lambda[3], 9.81, 1e-9) << "the other contact is unaffected";
+}
