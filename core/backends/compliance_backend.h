@@ -53,6 +53,8 @@ struct ComplianceInput {
   std::vector<ComplianceRigidBody> rigid;    // per rigid body
 };
 
+/// Constructing a backend must be cheap (the scene validator makes one to check the name);
+/// allocation and device set-up belong in init().
 class ComplianceBackend {
  public:
   virtual ~ComplianceBackend() = default;

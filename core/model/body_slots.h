@@ -15,8 +15,6 @@ class BodySlots {
       : num_fem_(static_cast<int>(model.fem.size())), num_rigid_(static_cast<int>(model.rigid.size())) {}
 
   int count() const { return num_fem_ + num_rigid_; }
-  int num_fem() const { return num_fem_; }
-  bool is_fem(int slot) const { return slot < num_fem_; }
   /// the body in a slot
   BodyRef body(int slot) const {
     return slot < num_fem_ ? BodyRef{BodyType::Fem, slot} : BodyRef{BodyType::Rigid, slot - num_fem_};

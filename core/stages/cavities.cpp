@@ -181,7 +181,7 @@ void track_pair(const Model& model, State& state, const Workspace& work, const P
 /// nodes (through the surface map) and to dynamic rigid bodies (linear and angular terms);
 /// u_free of the row is H_p v_free.
 void add_cavity_rows(const Model& model, const State& state, Workspace& work) {
-  const BodySlots& slots = work.slots;
+  const BodySlots slots(model);
   ConstraintLayout& layout = work.rows.layout;
   for (size_t ci = 0; ci < state.cavities.size(); ++ci) {
     const CavityState& c = state.cavities[ci];

@@ -10,7 +10,7 @@ namespace {
 
 // velocity of a contact side's point at the free-motion velocities
 Vec3 side_velocity(const Model& m, const Workspace& w, const ContactSide& side, const Vec3& point) {
-  const BodyRef b = w.slots.body(side.body);
+  const BodyRef b = BodySlots(m).body(side.body);
   if (b.type == BodyType::Fem) {
     const auto& map = m.fem[b.index].boundary.node_of_vertex;
     Vec3 v = Vec3::Zero();
@@ -24,7 +24,7 @@ Vec3 side_velocity(const Model& m, const Workspace& w, const ContactSide& side, 
 // adds sign·(the side's Jacobian) for direction d to row `row`
 void add_side_terms(const Model& m, Workspace& w, const ContactSide& side, const Vec3& point,
                     double sign, const Vec3& d, int row) {
-  const BodyRef b = w.slots.body(side.body);
+  const BodyRef b = BodySlots(m).body(side.body);
   if (b.type == BodyType::Fem) {
     const FemBody& body = m.fem[b.index];
     for (int i = 0; i < side.count; ++i) {
@@ -51,8 +51,9 @@ double pair_friction(const Model& model, int material_a, int material_b) {
 
 void detect_collisions(const Model& model, const State&, Workspace& work) {
   // world surface vertices at the free-motion pose
-  for (int s = 0; s < work.slots.count(); ++s) {
-    const BodyRef b = work.slots.body(s);
+  const BodySlots slots(model);
+  for (int s = 0; s < slots.count(); ++s) {
+    const BodyRef b = slots.body(s);
     Points& p = work.collision_points[s];
     if (b.type == BodyType::Fem) {
       const auto& map = model.fem[b.index].boundary.node_of_vertex;

@@ -2,6 +2,7 @@
 // contacts of the step (the next step's warm start) and the drivers' reaction forces.
 #include <algorithm>
 
+#include "probes/probes.h"
 #include "rigid/rigid_dynamics.h"
 #include "stages/stages.h"
 
@@ -99,13 +100,8 @@ void correct_and_integrate(const Model& model, State& state, Workspace& work) {
     if (dr.kind == DriverKind::Force) {
       state.driver_reaction[d] = dr.keyframes.value(state.time + h);
     } else if (dr.body.type == BodyType::Rigid) {
-      Vec3 on_body = Vec3::Zero();
-      for (const ContactForce& c : state.contacts) {
-        const BodyRef a = work.slots.body(c.body_a), b = work.slots.body(c.body_b);
-        if (a.type == BodyType::Rigid && a.index == dr.body.index) on_body += c.force;
-        if (b.type == BodyType::Rigid && b.index == dr.body.index) on_body -= c.force;
-      }
-      state.driver_reaction[d] = -on_body;
+      // (the contacts are the state's now: the same sum as the contact_force probe)
+      state.driver_reaction[d] = -body_contact_force(model, state, dr.body);
     }
   }
   state.time += h;

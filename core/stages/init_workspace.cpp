@@ -7,11 +7,12 @@ namespace {
 
 // every body's surface goes to the detector, in slot order (model/body_slots.h)
 void init_collision(const Model& model, Workspace& work) {
-  const int n = work.slots.count();
+  const BodySlots slots(model);
+  const int n = slots.count();
   std::vector<std::vector<Tri>> triangles;
   std::vector<bool> movable;
   for (int s = 0; s < n; ++s) {
-    const BodyRef b = work.slots.body(s);
+    const BodyRef b = slots.body(s);
     triangles.push_back(slot_surface(model, s).triangles);
     movable.push_back(b.type == BodyType::Fem || model.rigid[b.index].kind != RigidKind::Fixed);
   }
@@ -28,7 +29,6 @@ void init_collision(const Model& model, Workspace& work) {
 }  // namespace
 
 void init_workspace(const Model& model, Workspace& work) {
-  work.slots = BodySlots(model);
   work.fem.clear();
   work.fem.resize(model.fem.size());
   work.fem_v_free.resize(model.fem.size());

@@ -29,7 +29,6 @@ struct UnionFailure {
 };
 
 struct Workspace {
-  BodySlots slots;                   // slot <-> body (FEM bodies first, then rigid bodies)
   std::vector<FemSystem> fem;        // per FEM body: system matrix and its factorization
   std::vector<Points> fem_v_free;    // per FEM body: #nodes×3 free velocities [m/s]
   std::vector<Points> fem_x_free;    // per FEM body: #nodes×3 free positions [m]
