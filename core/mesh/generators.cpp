@@ -2,6 +2,7 @@
 #include "mesh/generators.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "common/error.h"
@@ -92,6 +93,50 @@ SurfaceMesh make_box_surface(const Vec3& size) {
       s.triangles.push_back({q[0], q[2], q[1]});
       s.triangles.push_back({q[0], q[3], q[2]});
     }
+  }
+  return s;
+}
+
+SurfaceMesh make_box_surface(const Vec3& size, int nx, int ny, int nz) {
+  if (!(size.minCoeff() > 0)) throw InputError("make_box_surface: size must be positive");
+  if (nx < 1 || ny < 1 || nz < 1) throw InputError("make_box_surface: cells must be >= 1");
+  const std::array<int, 3> n = {nx, ny, nz};
+  SurfaceMesh s;
+  // the lattice points (i, j, k) on the boundary, numbered in i-fastest order
+  std::vector<int> index(static_cast<size_t>(nx + 1) * (ny + 1) * (nz + 1), -1);
+  auto at = [&](int i, int j, int k) -> int& { return index[(static_cast<size_t>(k) * (ny + 1) + j) * (nx + 1) + i]; };
+  for (int k = 0; k <= nz; ++k)
+    for (int j = 0; j <= ny; ++j)
+      for (int i = 0; i <= nx; ++i) {
+        if (i > 0 && i < nx && j > 0 && j < ny && k > 0 && k < nz) continue;
+        at(i, j, k) = static_cast<int>(s.vertices.size());
+        s.vertices.emplace_back(size.x() * (double(i) / nx - 0.5), size.y() * (double(j) / ny - 0.5),
+                                size.z() * (double(k) / nz - 0.5));
+      }
+  // each face: axis a fixed at 0 or n[a], a grid over the two other axes
+  for (int a = 0; a < 3; ++a) {
+    const int b = (a + 1) % 3, c = (a + 2) % 3;
+    for (int side = 0; side < 2; ++side)
+      for (int u = 0; u < n[b]; ++u)
+        for (int v = 0; v < n[c]; ++v) {
+          int q[4];
+          const int corners[4][2] = {{u, v}, {u + 1, v}, {u + 1, v + 1}, {u, v + 1}};
+          for (int m = 0; m < 4; ++m) {
+            int ijk[3];
+            ijk[a] = side * n[a];
+            ijk[b] = corners[m][0];
+            ijk[c] = corners[m][1];
+            q[m] = at(ijk[0], ijk[1], ijk[2]);
+          }
+          // (b, c, a) is right-handed: the quad's normal is +a; flip it on the low side
+          if (side == 1) {
+            s.triangles.push_back({q[0], q[1], q[2]});
+            s.triangles.push_back({q[0], q[2], q[3]});
+          } else {
+            s.triangles.push_back({q[0], q[2], q[1]});
+            s.triangles.push_back({q[0], q[3], q[2]});
+          }
+        }
   }
   return s;
 }

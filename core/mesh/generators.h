@@ -40,6 +40,10 @@ TetMesh make_cup(const CupParams& params);
 
 /// Closed triangle surfaces, outward oriented (for rigid bodies and obstacles).
 SurfaceMesh make_box_surface(const Vec3& size);
+/// The same box with its faces divided into nx × ny × nz cells (2 triangles each): 2(nx ny +
+/// ny nz + nz nx) + 2 vertices, a refined collision mesh for rigid bodies (the paper's
+/// Table 2).  (1, 1, 1) gives the 8 corners, triangulated unlike the overload above.
+SurfaceMesh make_box_surface(const Vec3& size, int nx, int ny, int nz);
 SurfaceMesh make_cylinder_surface(double radius, double height, int resolution);
 /// A slab whose top face is a convex cylinder segment of the given radius (axis along x, apex
 /// at z = 0), or flat (radius 0); size = (length along x, width along y, thickness below the

@@ -92,7 +92,8 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
     }
     if (r.issue_count() != issues_before) return;
     if (fem) out.tets = make_box(*size, cells[0], cells[1], cells[2]);
-    else out.surface = make_box_surface(*size);
+    else if (o.find("cells")) out.surface = make_box_surface(*size, cells[0], cells[1], cells[2]);
+    else out.surface = make_box_surface(*size);  // the 8 corners
   } else if (*gen == "cylinder") {
     ObjectView o(r, v, ptr, {"generator", "radius", "height", "resolution"});
     auto radius = o.required_number("radius", Bounds::positive());
