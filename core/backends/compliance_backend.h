@@ -61,12 +61,20 @@ class ComplianceBackend {
   virtual const char* name() const = 0;
   /// Once per model (Simulation construction and reset): allocate what build() reuses.
   virtual void init(const ComplianceSetup& setup) = 0;
+  /// Optional, once per step as soon as the FEM systems are known (after free motion, before
+  /// collision and cavities): input.fem and input.h are set, input.rows is null.  A backend may
+  /// start work that needs no rows here (the CUDA backend queues its factorizations on the
+  /// device, to run while the CPU detects contacts).  The systems must not change before build().
+  virtual void prepare(const ComplianceInput& input) {}
   /// W = h H A⁻¹ Hᵀ: rows.count() square, symmetric [m/(N s)·s = m/N for contact rows].
+  /// Works with or without a prepare() of the same step.
   virtual void build(const ComplianceInput& input, Eigen::MatrixXd& W) = 0;
 };
 
 /// Names of the backends in this build ("cpu" always; "cuda" with -DSUCTION_WITH_CUDA=ON).
 std::vector<std::string> available_compliance_backends();
+/// What a built backend runs on, in words ("" for cpu; for cuda the device, or why there is none).
+std::string compliance_backend_device(const std::string& name);
 /// A backend by name; throws InputError naming the CMake option for a backend that is not
 /// built, or listing the available ones for an unknown name.
 std::unique_ptr<ComplianceBackend> make_compliance_backend(const std::string& name);

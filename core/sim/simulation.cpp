@@ -79,12 +79,13 @@ void Simulation::step() {
   auto timed = [&](Stage stage, auto&& fn) {
     const auto t0 = Clock::now();
     fn();
-    p.ms[static_cast<int>(stage)] = ms_since(t0);
+    p.ms[static_cast<int>(stage)] += ms_since(t0);
   };
   Workspace& w = *work_;
   try {
     timed(Stage::Leak, [&] { leak_cavities(model_, state_, w); });          // 1. leak
     timed(Stage::FreeMotion, [&] { free_motion(model_, state_, w); });      // 2. free motion
+    timed(Stage::Compliance, [&] { prepare_compliance(model_, state_, w); });  //    (5a begins)
     timed(Stage::Collision, [&] { detect_collisions(model_, state_, w); }); // 3. collision
     timed(Stage::Cavities, [&] { update_cavities(model_, state_, w); });    // 4. cavities
     timed(Stage::Compliance, [&] { build_compliance(model_, state_, w); }); // 5a. W = h H A⁻¹ Hᵀ

@@ -14,15 +14,26 @@ void init_compliance(const Model& model, Workspace& work) {
   work.compliance->init(setup);
 }
 
+namespace {
+ComplianceInput systems_input(const Model& model, const Workspace& work) {
+  ComplianceInput in;
+  in.h = model.settings.dt;
+  for (const FemSystem& sys : work.fem) in.fem.push_back({&sys.free_index, sys.num_free, &sys.A, sys.solver.get()});
+  return in;
+}
+}  // namespace
+
+void prepare_compliance(const Model& model, const State&, Workspace& work) {
+  work.compliance->prepare(systems_input(model, work));
+}
+
 void build_compliance(const Model& model, const State&, Workspace& work) {
   if (work.rows.count() == 0) {
     work.W.resize(0, 0);
     return;
   }
-  ComplianceInput in;
-  in.h = model.settings.dt;
+  ComplianceInput in = systems_input(model, work);
   in.rows = &work.rows;
-  for (const FemSystem& sys : work.fem) in.fem.push_back({&sys.free_index, sys.num_free, &sys.A, sys.solver.get()});
   for (size_t i = 0; i < model.rigid.size(); ++i) {
     const RigidBody& b = model.rigid[i];
     ComplianceRigidBody r;
