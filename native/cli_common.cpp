@@ -19,13 +19,21 @@ void add_scene_options(CLI::App* command, SceneOptions& options) {
                    "or --set /parameters/NAME=VALUE (repeatable)")
       ->type_name("POINTER=VALUE")
       ->allow_extra_args(false);
+  command
+      ->add_option("--backend", options.backend,
+                   "compliance backend: cpu (always built) or cuda (a build with SUCTION_WITH_CUDA "
+                   "and an NVIDIA GPU); default: the scene's settings.compliance_backend, else cpu")
+      ->type_name("NAME");
 }
 
-Model load_model(const SceneOptions& options) {
+std::vector<SceneOverride> scene_overrides(const SceneOptions& options) {
   std::vector<SceneOverride> overrides;
   for (const std::string& text : options.sets) overrides.push_back(parse_override(text));
-  return load_scene_file(options.scene, overrides);
+  if (!options.backend.empty()) overrides.push_back({"/settings/compliance_backend", options.backend});
+  return overrides;
 }
+
+Model load_model(const SceneOptions& options) { return load_scene_file(options.scene, scene_overrides(options)); }
 
 void print_scene_issues(const std::string& file, const std::vector<SceneIssue>& issues) {
   for (const SceneIssue& issue : issues) {

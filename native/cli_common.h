@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "model/model.h"
+#include "scene/scene.h"
 
 namespace suction::cli {
 
@@ -21,6 +22,7 @@ constexpr int kExitInterrupted = 130;     // Ctrl-C during `run` (128 + SIGINT)
 struct SceneOptions {
   std::string scene;
   std::vector<std::string> sets;  // "POINTER=VALUE"
+  std::string backend;            // --backend: overrides /settings/compliance_backend
 };
 void add_scene_options(CLI::App* command, SceneOptions& options);
 
@@ -52,6 +54,8 @@ int info_command(const SceneOptions& options);
 void add_validate_command(CLI::App& app, SceneOptions& options, CLI::App*& command);
 int validate_command(const SceneOptions& options);
 
+/// the --set overrides, then --backend as /settings/compliance_backend (throws InputError)
+std::vector<SceneOverride> scene_overrides(const SceneOptions& options);
 /// loads the scene with its overrides (throws SceneError / InputError)
 Model load_model(const SceneOptions& options);
 

@@ -88,7 +88,11 @@ int info_command(const SceneOptions& options) {
                 c.surface_triangles, c.collision_nodes, c.dofs);
   out << "memory      ~" << format_bytes(model_bytes(model)) << " (model arrays and one state)\n";
   std::string built;
-  for (const std::string& b : available_compliance_backends()) built += (built.empty() ? "" : ", ") + b;
+  for (const std::string& b : available_compliance_backends()) {
+    built += (built.empty() ? "" : ", ") + b;
+    const std::string device = compliance_backend_device(b);
+    if (!device.empty()) built += " [" + device + "]";
+  }
   out << "backend     " << s.compliance_backend << " (built: " << built << ")\n";
 
   // parameters (--set /parameters/NAME=value)

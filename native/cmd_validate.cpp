@@ -15,8 +15,7 @@ void add_validate_command(CLI::App& app, SceneOptions& options, CLI::App*& comma
 }
 
 int validate_command(const SceneOptions& options) {
-  std::vector<SceneOverride> overrides;
-  for (const std::string& text : options.sets) overrides.push_back(parse_override(text));
+  const std::vector<SceneOverride> overrides = scene_overrides(options);
   const std::vector<SceneIssue> issues = validate_scene_file(options.scene, overrides);
   if (!issues.empty()) {
     print_scene_issues(options.scene, issues);

@@ -6,23 +6,31 @@
 #include "common/error.h"
 
 #if SUCTION_WITH_CUDA
-#include "backends/cuda/cuda_info.h"
+#include "backends/cuda/compliance_cuda.h"
 #endif
 
 namespace suction {
 
 std::vector<std::string> available_compliance_backends() {
-  // "cuda" joins this list when the CUDA target provides a compliance backend (the device
-  // queries in backends/cuda are all it has today)
+#if SUCTION_WITH_CUDA
+  return {"cpu", "cuda"};
+#else
   return {"cpu"};
+#endif
+}
+
+std::string compliance_backend_device(const std::string& name) {
+#if SUCTION_WITH_CUDA
+  if (name == "cuda") return cuda_device_summary();
+#endif
+  return "";
 }
 
 std::unique_ptr<ComplianceBackend> make_compliance_backend(const std::string& name) {
   if (name == "cpu") return make_cpu_compliance_backend();
   if (name == "cuda") {
 #if SUCTION_WITH_CUDA
-    throw InputError("compliance backend 'cuda': this build has CUDA (SUCTION_WITH_CUDA, " + std::to_string(cuda_device_count()) +
-                     " device(s) visible) but no CUDA compliance backend yet; available: cpu");
+    return make_cuda_compliance_backend();  // an InputError where no device is visible
 #else
     throw InputError("compliance backend 'cuda' is not built: configure with -DSUCTION_WITH_CUDA=ON "
                      "(make cuda); available: cpu");

@@ -1,0 +1,156 @@
+// The CUDA compliance backend against the CPU one (the reference): both build W for the same
+// step's systems and rows, on the ground, rigid_lift, soft_cube_lift (two FEM bodies) and Table 2
+// (cube_grasp) scenes, and must
+// agree to 1e-9 relative in the max norm.  Runs wherever the cuda backend is built and a device
+// is visible; elsewhere each test says why it skipped.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "backends/compliance_backend.h"
+#include "common/error.h"
+#include "scene/scene.h"
+#include "stages/stages.h"
+#include "stages/workspace.h"
+
+using namespace suction;
+
+namespace {
+
+bool cuda_built() {
+  const auto names = available_compliance_backends();
+  return std::find(names.begin(), names.end(), "cuda") != names.end();
+}
+
+/// the reason the CUDA comparison cannot run here, or "" when it can
+std::string cuda_unavailable() {
+  if (!cuda_built()) return "the cuda backend is not built (configure with -DSUCTION_WITH_CUDA=ON: make cuda)";
+  try {
+    make_compliance_backend("cuda");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::vector<ComplianceFemSystem> fem_systems(const Workspace& work) {
+  std::vector<ComplianceFemSystem> out;
+  for (const FemSystem& sys : work.fem) out.push_back({&sys.free_index, sys.num_free, &sys.A, sys.solver.get()});
+  return out;
+}
+
+struct Agreement {
+  double worst = 0.0;  // max over the compared steps of max|W_cuda − W_cpu| / max|W_cpu|
+  int compared = 0;    // steps with rows
+  int max_rows = 0;
+};
+
+/// Steps the scene with the stage list (as Simulation::step does) on the CPU backend; every
+/// `every` steps the same W is also built by the CUDA backend and compared (an odd `every`
+/// compares steps of both parities: with and without the backend's prepare()).
+Agreement compare_backends(const std::string& scene, const std::vector<SceneOverride>& overrides, int steps,
+                           int every) {
+  Model model = load_scene_file(std::string(SUCTION_SCENES_DIR) + "/" + scene, overrides);
+  model.settings.compliance_backend = "cpu";
+  State state = make_initial_state(model);
+  Workspace work;
+  init_workspace(model, work);
+  std::unique_ptr<ComplianceBackend> cuda = make_compliance_backend("cuda");
+  ComplianceSetup setup;
+  for (const FemSystem& sys : work.fem) setup.fem.push_back({&sys.free_index, sys.num_free});
+  setup.num_rigid = static_cast<int>(model.rigid.size());
+  cuda->init(setup);
+
+  Agreement a;
+  for (int s = 0; s < steps; ++s) {
+    leak_cavities(model, state, work);
+    free_motion(model, state, work);
+    // the CUDA backend factorizes early on odd steps (as in a run) and within build on even ones
+    if (s % 2) cuda->prepare(ComplianceInput{model.settings.dt, nullptr, fem_systems(work), {}});
+    detect_collisions(model, state, work);
+    update_cavities(model, state, work);
+    build_compliance(model, state, work);
+    if (s % every == 0 && work.rows.count() > 0) {
+      const Eigen::MatrixXd W_cpu = work.W;
+      std::swap(work.compliance, cuda);
+      build_compliance(model, state, work);
+      std::swap(work.compliance, cuda);
+      EXPECT_EQ(work.W.rows(), W_cpu.rows());
+      EXPECT_EQ(work.W, work.W.transpose()) << "the CUDA W is exactly symmetric";
+      const double scale = W_cpu.cwiseAbs().maxCoeff();
+      const double diff = (work.W - W_cpu).cwiseAbs().maxCoeff();
+      a.worst = std::max(a.worst, diff / scale);
+      ++a.compared;
+      a.max_rows = std::max(a.max_rows, static_cast<int>(W_cpu.rows()));
+      work.W = W_cpu;  // the run goes on with the reference
+    }
+    solve_constraints(model, state, work);
+    correct_and_integrate(model, state, work);
+    measure_cavities(model, state, work);
+  }
+  std::printf("%s: %d steps compared (up to %d rows), worst max-norm relative difference %.3g\n", scene.c_str(),
+              a.compared, a.max_rows, a.worst);
+  return a;
+}
+
+}  // namespace
+
+TEST(CudaCompliance, MatchesCpuOnGround) {
+  const std::string why = cuda_unavailable();
+  if (!why.empty()) GTEST_SKIP() << "skipped: " << why;
+  const Agreement a = compare_backends("ground.json", {}, 150, 3);
+  EXPECT_GT(a.compared, 10);
+  EXPECT_GT(a.max_rows, 100);
+  EXPECT_LT(a.worst, 1e-9);
+}
+
+TEST(CudaCompliance, MatchesCpuOnRigidLift) {
+  const std::string why = cuda_unavailable();
+  if (!why.empty()) GTEST_SKIP() << "skipped: " << why;
+  const Agreement a = compare_backends("rigid_lift.json", {}, 150, 3);
+  EXPECT_GT(a.compared, 10);
+  EXPECT_GT(a.max_rows, 100);
+  EXPECT_LT(a.worst, 1e-9);
+}
+
+TEST(CudaCompliance, MatchesCpuWithTwoFemBodiesInContact) {
+  // soft_cube_lift: the cup and the jelly cube are both FEM; their contact rows touch both
+  const std::string why = cuda_unavailable();
+  if (!why.empty()) GTEST_SKIP() << "skipped: " << why;
+  const Agreement a = compare_backends("soft_cube_lift.json", {}, 120, 5);
+  EXPECT_GT(a.compared, 10);
+  EXPECT_GT(a.max_rows, 50);
+  EXPECT_LT(a.worst, 1e-9);
+}
+
+TEST(CudaCompliance, MatchesCpuOnTable2AtAThousandRows) {
+  const std::string why = cuda_unavailable();
+  if (!why.empty()) GTEST_SKIP() << "skipped: " << why;
+  const Agreement a = compare_backends("cube_grasp.json", {{"/parameters/cube_cells", "13"}}, 80, 5);
+  EXPECT_GT(a.compared, 4);
+  EXPECT_GT(a.max_rows, 800);
+  EXPECT_LT(a.worst, 1e-9);
+}
+
+TEST(CudaCompliance, WithoutADeviceOrBuildItIsAClearInputError) {
+  if (cuda_unavailable().empty()) GTEST_SKIP() << "skipped: a CUDA device is present (the error path needs none)";
+  try {
+    make_compliance_backend("cuda");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_TRUE(what.find("SUCTION_WITH_CUDA") != std::string::npos || what.find("no CUDA device") != std::string::npos)
+        << what;
+  }
+  // and a scene asking for it is reported at its JSON pointer, at load time
+  try {
+    load_scene_file(std::string(SUCTION_SCENES_DIR) + "/ground.json", {{"/settings/compliance_backend", "cuda"}});
+    FAIL() << "expected a SceneError";
+  } catch (const SceneError& e) {
+    bool named = false;
+    for (const SceneIssue& issue : e.issues()) named |= issue.pointer == "/settings/compliance_backend";
+    EXPECT_TRUE(named) << e.what();
+  }
+}
