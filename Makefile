@@ -13,6 +13,7 @@
 #   make test-web node unit tests of web/ (node --test web/test/) + the chromium e2e test
 #   make bench    native build, then: suction bench on cup_fall, default, ground, rigid_lift; sweeps
 #   make cuda     configure + build build/cuda (SUCTION_WITH_CUDA=ON, sm_90; compile only here)
+#   make table2   cuda build, then scripts/table2.py: the paper's Table 2 sweep, cpu and cuda
 #   make clean    remove build/
 #
 # Variables: JOBS (parallel jobs, default 2), BUILD_TYPE (default Release), CMAKE_ARGS
@@ -51,7 +52,7 @@ export DEBIAN_FRONTEND := noninteractive
 # ctest: show the output of failing tests.
 export CTEST_OUTPUT_ON_FAILURE := 1
 
-.PHONY: all test deps native wasm cuda demo bench clean \
+.PHONY: all test deps native wasm cuda table2 demo bench clean \
         test-native test-wasm configure-native configure-wasm configure-cuda \
         wasm-web configure-wasm-web bench-wasm \
         web web-deps serve demo-native test-web test-web-unit test-web-e2e
@@ -157,6 +158,10 @@ configure-cuda: deps
 cuda: configure-cuda
 	@echo "==> build cuda"
 	$(CMAKE) --build $(CUDA_DIR) -j $(JOBS)
+
+# the paper's Table 2, cpu and cuda compliance side by side (needs an NVIDIA GPU at run time)
+table2: cuda
+	python3 scripts/table2.py --bin $(CUDA_DIR)/native/suction
 
 clean:
 	rm -rf $(BUILD_DIR)
