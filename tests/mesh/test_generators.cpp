@@ -1,6 +1,8 @@
 // Procedural meshes: valid, well shaped, conforming, closed genus-0 boundaries, right volume.
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -210,6 +212,23 @@ TEST(Generators, SurfacesAreClosedAndOutward) {
     // same vertices on the sphere and planar quads as make_sphere: the same volume
     EXPECT_NEAR(enclosed_volume(sphere), total_volume(make_sphere(0.3, res)), 1e-12);
   }
+}
+
+TEST(Generators, RefinedBoxSurfaceIsClosedOutwardAndOnTheBox) {
+  const Vec3 size(0.05, 0.04, 0.03);
+  for (const auto& [nx, ny, nz] : {std::array<int, 3>{1, 1, 1}, {5, 5, 5}, {3, 2, 7}}) {
+    const SurfaceMesh s = make_box_surface(size, nx, ny, nz);
+    EXPECT_NO_THROW(validate_closed_surface(s, "refined box"));
+    EXPECT_EQ(euler_characteristic(s), 2);
+    EXPECT_NEAR(enclosed_volume(s), size.prod(), 1e-15);  // > 0: outward
+    EXPECT_EQ(static_cast<int>(s.vertices.size()), 2 * (nx * ny + ny * nz + nz * nx) + 2);
+    EXPECT_EQ(static_cast<int>(s.triangles.size()), 4 * (nx * ny + ny * nz + nz * nx));
+    for (const Vec3& v : s.vertices) {  // every vertex on a face of the box
+      const Vec3 d = (v.cwiseAbs() - size / 2).cwiseAbs();
+      EXPECT_LT(d.minCoeff(), 1e-15);
+    }
+  }
+  EXPECT_THROW(make_box_surface(size, 0, 1, 1), InputError);
 }
 
 }  // namespace
