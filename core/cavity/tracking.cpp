@@ -11,6 +11,37 @@ namespace {
 bool box_contains(const Aabb& b, const Vec3& p, double margin) {
   return (p.array() >= b.lo.array() - margin).all() && (p.array() <= b.hi.array() + margin).all();
 }
+
+/// The body surface a cavity lies on: the (sorted, distinct) surface triangles its vertices
+/// map to, one list per body of its pair.
+struct SurfaceFootprint {
+  std::vector<int> a, b;  // triangles of slot_a, of slot_b
+};
+SurfaceFootprint footprint(const CavityState& c) {
+  SurfaceFootprint f;
+  for (const SurfacePoint& p : c.vertices) {
+    if (p.slot == c.slot_a) f.a.push_back(p.triangle);
+    else if (p.slot == c.slot_b) f.b.push_back(p.triangle);
+  }
+  for (std::vector<int>* v : {&f.a, &f.b}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+  return f;
+}
+bool intersect(const std::vector<int>& x, const std::vector<int>& y) {
+  for (size_t i = 0, j = 0; i < x.size() && j < y.size();) {
+    if (x[i] == y[j]) return true;
+    if (x[i] < y[j]) ++i;
+    else ++j;
+  }
+  return false;
+}
+/// two cavities of a pair are the same air when they lie on common surface of both bodies
+/// (the body with the coarser mesh alone could relate neighbouring cups or suckers)
+bool share_surface(const SurfaceFootprint& p, const SurfaceFootprint& q) {
+  return intersect(p.a, q.a) && intersect(p.b, q.b);
+}
 }  // namespace
 
 CavityGeometry cavity_geometry(const Points& x, const CavityState& c) {
@@ -49,12 +80,14 @@ std::vector<CavityState> track_cavities(const std::vector<const CavityState*>& o
     return i;
   };
   std::vector<char> related(no + nn, 0);
+  std::vector<SurfaceFootprint> fo(no), fn(nn);
+  for (int i = 0; i < no; ++i) fo[i] = footprint(*old[i]);
+  for (int j = 0; j < nn; ++j) fn[j] = footprint(fresh[j]);
   for (int i = 0; i < no; ++i) {
     const CavityState& oc = *old[i];
     const double margin = ts.sealing_distance + ts.dormant_box_margin * (go[i].box.hi - go[i].box.lo).norm();
     for (int j = 0; j < nn; ++j) {
-      const bool rel = point_inside_mesh(gn[j].x, fresh[j].triangles, go[i].centroid) ||
-                       point_inside_mesh(go[i].x, oc.triangles, gn[j].centroid) ||
+      const bool rel = share_surface(fo[i], fn[j]) ||
                        (oc.dormant && box_contains(go[i].box, gn[j].centroid, margin));
       if (!rel) continue;
       related[i] = related[no + j] = 1;

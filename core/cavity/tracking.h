@@ -31,8 +31,10 @@ struct TrackingSettings {
 /// cavities after the update: old ones kept dormant (flattened, with their air), then the
 /// fresh ones with identity and air:
 ///  - fresh cavities with no volume are discarded;
-///  - old i and new j are related when one's centroid is inside the other (a dormant old
-///    cavity: the new centroid within its box); related cavities form groups;
+///  - old i and new j are related when they lie on common surface: their vertices map to at
+///    least one common surface triangle of each of the two bodies (a dormant old cavity also
+///    when the new centroid lies within its box); related cavities form groups.  (Centroids
+///    alone fail for a thin cavity wrapped on a curved surface: its centroid is outside it.)
 ///  - a group's air is the sum of its old cavities' air, shared by its new ones by volume;
 ///    its largest new cavity keeps the first old cavity's id;
 ///  - an unrelated new cavity starts with ambient air and a new id (next_id is advanced);

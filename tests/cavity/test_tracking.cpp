@@ -1,0 +1,150 @@
+// Cavity tracking (core/cavity/tracking.cpp): cavities are related across recomputations by
+// the body surface they share, whatever their shape (docs/method.md §9).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "cavity/tracking.h"
+
+namespace suction {
+namespace {
+
+/// A thin shell of air wrapped around a cylinder (axis y): between radius R (the rigid
+/// surface, slot 1) and R + t (the cup, slot 0), over angles [a0, a1] and y in [0, L].  Its
+/// centroid lies outside it (towards the axis), as for a cup sealed on a curved surface.
+/// Surface points carry a triangle label of where they are: base + the index of a fixed
+/// angular band (0.025 rad on the cup) × 2 + the axial half, so shells over the same place
+/// share labels.
+struct Shell {
+  CavityState state;
+  Points x;
+};
+Shell wrapped_shell(double R, double t, double a0, double a1, int cup_tri0, int ground_tri0,
+                    double ground_band = 0.025) {
+  const int m = 24, n = 2;  // cells around and along
+  const double L = 0.02;
+  Shell s;
+  s.state.slot_a = 0;
+  s.state.slot_b = 1;
+  auto id = [&](int layer, int i, int j) { return layer * (m + 1) * (n + 1) + i * (n + 1) + j; };
+  for (int layer = 0; layer < 2; ++layer)  // 0: inner (ground), 1: outer (cup)
+    for (int i = 0; i <= m; ++i)
+      for (int j = 0; j <= n; ++j) {
+        const double a = a0 + (a1 - a0) * i / m, r = layer ? R + t : R;
+        s.x.emplace_back(r * std::cos(a), L * j / n, r * std::sin(a));
+        SurfacePoint p;
+        p.slot = layer ? 0 : 1;
+        const double mid = a0 + (a1 - a0) * (std::min(i, m - 1) + 0.5) / m;
+        const double band = layer ? 0.025 : ground_band;  // a coarse rigid mesh: wide bands
+        p.triangle = (layer ? cup_tri0 : ground_tri0) + static_cast<int>(std::floor(mid / band)) * n +
+                     std::min(j, n - 1);
+        p.bary = Vec3(1, 0, 0);
+        s.state.vertices.push_back(p);
+      }
+  auto quad = [&](int p, int q, int r, int u) {
+    s.state.triangles.push_back({p, q, r});
+    s.state.triangles.push_back({p, r, u});
+  };
+  for (int layer = 0; layer < 2; ++layer)  // the walls on the two bodies
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        if (layer)
+          quad(id(1, i, j), id(1, i + 1, j), id(1, i + 1, j + 1), id(1, i, j + 1));
+        else
+          quad(id(0, i, j), id(0, i, j + 1), id(0, i + 1, j + 1), id(0, i + 1, j));
+      }
+  s.state.seam_begin = static_cast<int>(s.state.triangles.size());
+  for (int i = 0; i < m; ++i) {  // the seam: the two ends along y
+    quad(id(0, i, 0), id(0, i + 1, 0), id(1, i + 1, 0), id(1, i, 0));
+    quad(id(0, i, n), id(1, i, n), id(1, i + 1, n), id(0, i + 1, n));
+  }
+  for (int j = 0; j < n; ++j) {  // and the two ends around
+    quad(id(0, 0, j), id(1, 0, j), id(1, 0, j + 1), id(0, 0, j + 1));
+    quad(id(0, m, j), id(0, m, j + 1), id(1, m, j + 1), id(1, m, j));
+  }
+  // outward orientation: flip everything if the enclosed volume came out negative
+  if (cavity_geometry(s.x, s.state).volume < 0)
+    for (Tri& tri : s.state.triangles) std::swap(tri[1], tri[2]);
+  return s;
+}
+
+TEST(CavityTracking, AThinCavityWrappedOnACylinderKeepsItsIdentityAndAir) {
+  const double R = 0.0315, t = 2e-4;
+  Shell old = wrapped_shell(R, t, 0.9, 2.2, 0, 100000);
+  const CavityGeometry go = cavity_geometry(old.x, old.state);
+  ASSERT_GT(go.volume, 0.0);
+  // the centroid of the wall lies outside the thin shell
+  EXPECT_LT(go.centroid.norm(), R) << "the test needs a cavity whose centroid is outside it";
+  old.state.id = 7;
+  old.state.air = 0.6 * kPAtm * go.volume;  // sealed, under-pressure
+  old.state.max_volume = go.volume;
+
+  // recomputed one step later: the same surface, 10 % thinner
+  Shell fresh = wrapped_shell(R, 0.9 * t, 0.9, 2.2, 0, 100000);
+  const CavityGeometry gn = cavity_geometry(fresh.x, fresh.state);
+  int next_id = 8;
+  const std::vector<CavityState> out =
+      track_cavities({&old.state}, {go}, {fresh.state}, {gn}, TrackingSettings{}, next_id);
+  ASSERT_EQ(out.size(), 1u) << "one cavity, not the old one dropped and a new one";
+  EXPECT_EQ(out[0].id, 7);
+  EXPECT_FALSE(out[0].dormant);
+  EXPECT_DOUBLE_EQ(out[0].air, old.state.air) << "the trapped air is handed on, not reset to ambient";
+  EXPECT_NEAR(out[0].pressure, old.state.air / gn.volume, 1e-9 * kPAtm);
+  EXPECT_EQ(next_id, 8);
+}
+
+TEST(CavityTracking, CavitiesOnDifferentCupSurfaceAreNotRelatedEvenOnTheSameRigidTriangles) {
+  // two suckers of one body on one coarse rigid surface: the same rigid triangles, distinct
+  // cup triangles; the old cavity under one sucker must not give its air to the other's
+  const double R = 0.0315, t = 2e-4;
+  Shell a = wrapped_shell(R, t, 0.9, 1.4, 0, 100000, 10.0);
+  Shell b = wrapped_shell(R, t, 1.7, 2.2, 5000, 100000, 10.0);  // other cup labels, the same ground's
+  const CavityGeometry ga = cavity_geometry(a.x, a.state), gb = cavity_geometry(b.x, b.state);
+  a.state.id = 1;
+  a.state.air = 0.5 * kPAtm * ga.volume;
+  a.state.max_volume = ga.volume;
+  int next_id = 2;
+  const std::vector<CavityState> out =
+      track_cavities({&a.state}, {ga}, {b.state}, {gb}, TrackingSettings{}, next_id);
+  ASSERT_EQ(out.size(), 1u) << "a is dropped (its seal is gone), b is new";
+  EXPECT_EQ(out[0].id, 2);
+  EXPECT_NEAR(out[0].air, kPAtm * gb.volume, 1e-12 * kPAtm * gb.volume) << "b starts with ambient air";
+}
+
+TEST(CavityTracking, AMergeSumsTheAirAndASplitSharesItByVolume) {
+  const double R = 0.0315, t = 2e-4;
+  // two old cavities on neighbouring cup triangles merge into one spanning both
+  Shell a = wrapped_shell(R, t, 0.9, 1.5, 0, 100000);
+  Shell b = wrapped_shell(R, t, 1.5, 2.1, 0, 100000);
+  Shell ab = wrapped_shell(R, t, 0.9, 2.1, 0, 100000);  // over a's and b's places
+  const CavityGeometry ga = cavity_geometry(a.x, a.state), gb = cavity_geometry(b.x, b.state),
+                       gab = cavity_geometry(ab.x, ab.state);
+  a.state.id = 1;
+  a.state.air = 0.5 * kPAtm * ga.volume;
+  b.state.id = 2;
+  b.state.air = 0.7 * kPAtm * gb.volume;
+  a.state.max_volume = ga.volume;
+  b.state.max_volume = gb.volume;
+  int next_id = 3;
+  std::vector<CavityState> merged =
+      track_cavities({&a.state, &b.state}, {ga, gb}, {ab.state}, {gab}, TrackingSettings{}, next_id);
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_NEAR(merged[0].air, a.state.air + b.state.air, 1e-12 * merged[0].air);
+  EXPECT_EQ(merged[0].id, 1);
+
+  // and split again: the air is shared by volume, the larger part keeps the id
+  CavityState whole = merged[0];
+  Shell a2 = wrapped_shell(R, t, 0.9, 1.5, 0, 100000);
+  Shell b2 = wrapped_shell(R, 1.5 * t, 1.5, 2.1, 0, 100000);
+  const CavityGeometry ga2 = cavity_geometry(a2.x, a2.state), gb2 = cavity_geometry(b2.x, b2.state);
+  std::vector<CavityState> split = track_cavities({&whole}, {gab}, {a2.state, b2.state}, {ga2, gb2},
+                                                  TrackingSettings{}, next_id);
+  ASSERT_EQ(split.size(), 2u);
+  const double total = ga2.volume + gb2.volume;
+  EXPECT_NEAR(split[0].air + split[1].air, whole.air, 1e-12 * whole.air);
+  EXPECT_NEAR(split[0].air, whole.air * ga2.volume / total, 1e-12 * whole.air);
+  EXPECT_EQ(split[1].id, 1) << "the larger part keeps the id";
+}
+
+}  // namespace
+}  // namespace suction
