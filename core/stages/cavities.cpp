@@ -3,7 +3,9 @@
 //   1. remesh_plan:       which body pairs need a new union (their sealing contacts changed,
 //                         or a seam opened), which lost every seal (released)
 //   2. release_pairs:     drop the cavities of released pairs (their air joins the atmosphere)
-//   3. union_pair:        offset the two surfaces at x_free, unite them (core/cavity_cgal),
+//   0. detect_seal:       the contacts at the solved shape x_t (the start-of-step positions):
+//                         seals, unions and tracking are judged there, rows at x_free
+//   3. union_pair:        offset the two surfaces at x_t, unite them (core/cavity_cgal),
 //                         cut the cavities out of the union (cavity/cavity_mesh.h)
 //   4. track_cavities:    relate them to the pair's tracked cavities and hand the air on
 //                         (cavity/tracking.h)
@@ -26,24 +28,49 @@ using PairKey = std::pair<int, int>;  // (slot_a, slot_b), slot_a < slot_b
 
 bool debug_cavities() { return std::getenv("SUCTION_DEBUG_CAVITY") != nullptr; }
 
-Vec3 point_at_free(const Model& model, const Workspace& work, const SurfacePoint& p) {
-  const Tri& t = slot_surface(model, p.slot).triangles[p.triangle];
-  const Points& x = work.collision_points[p.slot];
-  return p.bary[0] * x[t[0]] + p.bary[1] * x[t[1]] + p.bary[2] * x[t[2]];
-}
-
-Points points_at_free(const Model& model, const Workspace& work, const CavityState& c) {
+/// A cavity's vertices at the given per-slot surface positions (x_free: work.collision_points;
+/// x_t: work.seal_points).
+Points cavity_points(const Model& model, const std::vector<Points>& slot_points, const CavityState& c) {
   Points x(c.vertices.size());
-  for (size_t i = 0; i < x.size(); ++i) x[i] = point_at_free(model, work, c.vertices[i]);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const SurfacePoint& p = c.vertices[i];
+    const Tri& t = slot_surface(model, p.slot).triangles[p.triangle];
+    const Points& s = slot_points[p.slot];
+    x[i] = p.bary[0] * s[t[0]] + p.bary[1] * s[t[1]] + p.bary[2] * s[t[2]];
+  }
   return x;
 }
 
-/// Per pair, the contacts within the sealing distance this step, as sorted keys.
+/// Job 0: the contacts of the solved shape x_t, the end of the last step (the state's
+/// positions).  The free-motion shape carries neither the pressure nor the contact forces: at
+/// h = 10 ms it is close to the unloaded cup, whose lip lifts off a surface the solved lip
+/// still seals.
+void detect_seal(const Model& model, const State& state, Workspace& work) {
+  const BodySlots slots(model);
+  work.seal_points.resize(slots.count());
+  for (int s = 0; s < slots.count(); ++s) {
+    const BodyRef b = slots.body(s);
+    Points& p = work.seal_points[s];
+    if (b.type == BodyType::Fem) {
+      const auto& map = model.fem[b.index].boundary.node_of_vertex;
+      p.resize(map.size());
+      for (size_t v = 0; v < map.size(); ++v) p[v] = state.fem[b.index].x[map[v]];
+    } else {
+      const RigidBody& body = model.rigid[b.index];
+      const RigidBodyState& r = state.rigid[b.index];
+      p.resize(body.surface.vertices.size());
+      for (size_t v = 0; v < p.size(); ++v) p[v] = r.position + r.orientation * body.surface.vertices[v];
+    }
+  }
+  work.seal_contacts = work.detector.detect(work.seal_points, model.settings.contact.collision);
+}
+
+/// Per pair, the contacts within the sealing distance at x_t, as sorted keys.
 std::map<PairKey, std::vector<std::uint64_t>> sealing_contacts_by_pair(const Model& model,
                                                                        const Workspace& work) {
   std::map<PairKey, std::vector<std::uint64_t>> by_pair;
   const double d = model.settings.cavity.sealing_distance;
-  for (const Contact& c : work.contacts) {
+  for (const Contact& c : work.seal_contacts) {
     if (c.gap > d) continue;
     const PairKey k{std::min(c.a.body, c.b.body), std::max(c.a.body, c.b.body)};
     by_pair[k].push_back(c.key);
@@ -78,7 +105,7 @@ RemeshPlan remesh_plan(const Model& model, State& state, const Workspace& work) 
     if (!sealing.count(pair) ||
         std::find(plan.recompute.begin(), plan.recompute.end(), pair) != plan.recompute.end())
       continue;
-    const Points x = points_at_free(model, work, c);
+    const Points x = cavity_points(model, work.seal_points, c);
     const double seam = mesh_area(x, c.triangles, c.seam_begin, c.triangles.size());
     const double wall = mesh_area(x, c.triangles, 0, c.seam_begin);
     if (seam - c.seam_area0 > cs.remesh_seam_ratio * wall) plan.recompute.push_back(pair);
@@ -99,14 +126,14 @@ void release_pairs(State& state, const std::vector<PairKey>& released) {
   });
 }
 
-/// The two bodies' surfaces at x_free, with every vertex of a sealing contact moved by the
+/// The two bodies' surfaces at x_t, with every vertex of a sealing contact moved by the
 /// sealing distance along the contact normal into the other body.
 void offset_meshes(const Model& model, const Workspace& work, const PairKey& pair, UnionMesh& a,
                    UnionMesh& b) {
   const double d = model.settings.cavity.sealing_distance;
-  a.vertices = work.collision_points[pair.first];
+  a.vertices = work.seal_points[pair.first];
   a.triangles = slot_surface(model, pair.first).triangles;
-  b.vertices = work.collision_points[pair.second];
+  b.vertices = work.seal_points[pair.second];
   b.triangles = slot_surface(model, pair.second).triangles;
   std::vector<char> moved_a(a.vertices.size(), 0), moved_b(b.vertices.size(), 0);
   auto move = [&](const ContactSide& side, const Vec3& dir) {
@@ -119,7 +146,7 @@ void offset_meshes(const Model& model, const Workspace& work, const PairKey& pai
     moved[v] = 1;
     m.vertices[v] += d * dir;
   };
-  for (const Contact& c : work.contacts) {
+  for (const Contact& c : work.seal_contacts) {
     if (c.gap > d) continue;
     if (std::min(c.a.body, c.b.body) != pair.first || std::max(c.a.body, c.b.body) != pair.second)
       continue;
@@ -154,6 +181,7 @@ bool union_pair(const Model& model, const State& state, Workspace& work, const P
 }
 
 /// Job 4 around the tracking kernel: the pair's tracked cavities are replaced by the result.
+/// Shapes at x_t: a new cavity's air is P_atm times its volume at the shape that sealed it.
 void track_pair(const Model& model, State& state, const Workspace& work, const PairKey& pair,
                 std::vector<CavityState> fresh) {
   const CavitySettings& cs = model.settings.cavity;
@@ -162,9 +190,9 @@ void track_pair(const Model& model, State& state, const Workspace& work, const P
   for (const CavityState& c : state.cavities)
     if (c.slot_a == pair.first && c.slot_b == pair.second) {
       old.push_back(&c);
-      go.push_back(cavity_geometry(points_at_free(model, work, c), c));
+      go.push_back(cavity_geometry(cavity_points(model, work.seal_points, c), c));
     }
-  for (const CavityState& c : fresh) gn.push_back(cavity_geometry(points_at_free(model, work, c), c));
+  for (const CavityState& c : fresh) gn.push_back(cavity_geometry(cavity_points(model, work.seal_points, c), c));
   TrackingSettings ts;
   ts.p_atm = model.settings.p_atm;
   ts.sealing_distance = cs.sealing_distance;
@@ -186,7 +214,7 @@ void add_cavity_rows(const Model& model, const State& state, Workspace& work) {
   for (size_t ci = 0; ci < state.cavities.size(); ++ci) {
     const CavityState& c = state.cavities[ci];
     if (c.dormant) continue;
-    const Points x = points_at_free(model, work, c);
+    const Points x = cavity_points(model, work.collision_points, c);  // rows at x_free
     const Points g = mesh_volume_gradient(x, c.triangles);
     const int row = layout.cavity_row(layout.cavities);
     work.cavity_index.push_back(static_cast<int>(ci));
@@ -244,6 +272,7 @@ void update_cavities(const Model& model, State& state, Workspace& work) {
     state.cavities.clear();
     return;
   }
+  detect_seal(model, state, work);                                    // 0.
   const RemeshPlan plan = remesh_plan(model, state, work);           // 1.
   release_pairs(state, plan.released);                                // 2.
   for (const PairKey& pair : plan.recompute) {

@@ -38,6 +38,9 @@ struct Workspace {
   ContactDetector detector;
   std::vector<Points> collision_points;  // slot -> world surface vertices at the free pose
   std::vector<Contact> contacts;         // this step's contacts
+  // the seal is judged on the solved shape (docs/method.md §9.1): the start-of-step positions
+  std::vector<Points> seal_points;       // slot -> world surface vertices at x_t
+  std::vector<Contact> seal_contacts;    // the contacts at x_t (the cavity stage's)
   std::vector<double> contact_mu;        // friction coefficient of each contact
 
   // constraints: rows in the order of rows.layout, W = h H A⁻¹ Hᵀ, free velocities, forces

@@ -132,6 +132,48 @@ TEST(SuctionScenes, PullTestPeakForceIsBoundedByAtmosphericPressure) {
   std::printf("pull_test flat: peak %.3f N (bound P_atm*pi*r^2 = %.1f N)\n", peak, bound);
 }
 
+// The cup lets go when the pull balances the suction, not before: just before the seal is
+// lost, the ground no longer pushes on the lip, so the quasi-static balance on the cup is
+// pull = (P_atm − P)·A + its weight (docs/method.md §6.3).  A seal judged on the free-motion
+// shape broke while the lip still carried half of the suction (9.6 N of pull for 18.1 N).
+void expect_detachment_balances(const std::vector<std::string>& sets, const char* label) {
+  Simulation sim(load("pull_test.json", sets));
+  double cup_mass = 0.0;
+  for (double m : sim.model().fem[0].node_mass) cup_mass += m;
+  const double weight = cup_mass * sim.model().settings.gravity.norm();
+  const int pf = probe_index(sim.model(), "pull_force");
+  const long steps = std::lround(sim.model().settings.duration / sim.model().settings.dt);
+  const double pull_start = sim.model().drivers.at(0).keyframes.times.at(2);  // after press and hold
+  double last_pull = 0.0, last_hold = 0.0, last_t = 0.0;
+  bool pulling_sealed = false, released = false;
+  for (long i = 0; i < steps && !released; ++i) {
+    sim.step();
+    if (sim.state().time <= pull_start) continue;
+    const CavitySummary c = sim.cavity_summary();
+    const double pull = sim.probe_values()[pf];
+    if (c.count > 0 && pull > 0.0) {
+      pulling_sealed = true;
+      last_pull = pull;
+      last_hold = c.holding_force;
+      last_t = sim.state().time;
+    } else if (pulling_sealed && c.count == 0) {
+      released = true;
+    }
+  }
+  ASSERT_TRUE(pulling_sealed) << label << ": the cup is pulled while sealed";
+  ASSERT_TRUE(released) << label << ": and lets go";
+  std::printf("%s: last sealed step t = %.2f s: pull %.2f N, (P_atm - P)A %.2f N + weight %.3f N\n", label,
+              last_t, last_pull, last_hold, weight);
+  EXPECT_NEAR(last_pull, last_hold + weight, 0.10 * (last_hold + weight))
+      << label << ": at detachment the pull balances the suction";
+}
+
+TEST(SuctionScenes, PullTestLetsGoWhenThePullBalancesTheSuctionOnFlat) { expect_detachment_balances({}, "flat"); }
+
+// (On the cylinders the balance does not hold yet: at R = 31.5 mm the seal breaks with 10.1 N
+// of pull for 13.8 N of suction; the press of pull_test crushes the cup onto the cylinder,
+// issue 10, docs/validation.md.)
+
 TEST(SuctionScenes, ForcedRecomputationsConserveAirWhileSealed) {
   // no outflow (P_max high), no leak: N is constant while the cup is sealed, whatever the
   // recomputations do
