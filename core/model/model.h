@@ -76,7 +76,7 @@ struct Probe {
 };
 
 struct SolverSettings {
-  int max_iterations = 50;     // PGS iteration cap
+  int max_iterations = 300;    // PGS iteration cap (stops earlier at the tolerance)
   double tolerance = 1e-6;     // PGS residual tolerance
 };
 
