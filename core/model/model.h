@@ -34,6 +34,19 @@ enum class DriverKind {
   Force      // keyframes give a force applied to the target [N] (split by mass over a node set)
 };
 
+/// A segment of a position driver that presses with a force instead of following keyframes,
+/// like a robot pressing a cup until it is attached: during [t0, t1) the target moves from
+/// where it is at v = gain·(force − reaction), at most max_speed (an admittance controller;
+/// the reaction is the force the driver exerted the step before).  The keyframes hold still
+/// over the segment; the travel accumulates in State::driver_offset, so later segments move on
+/// from wherever the press ended.
+struct PressSegment {
+  double t0 = 0.0, t1 = 0.0;   // [s]
+  Vec3 force = Vec3::Zero();   // the force the driver should exert on its target [N]
+  double gain = 5e-3;          // [m/(N s)]
+  double max_speed = 0.02;     // [m/s]
+};
+
 /// Moves or pushes a target: an FEM node set or a rigid body (kinematic for motion drivers,
 /// dynamic for force drivers).
 struct Driver {
@@ -43,6 +56,7 @@ struct Driver {
   std::string node_set;     // FEM targets: the set name
   std::vector<int> nodes;   // FEM targets: node indices
   Keyframes keyframes;
+  std::vector<PressSegment> presses;  // position drivers: segments that press by force
   /// displacement from the initial position at time t [m] (motion drivers)
   Vec3 displacement(double t) const;
 };

@@ -76,28 +76,47 @@ std::optional<Keyframes> read_keyframes(JsonReader& r, const Json& v, const std:
   return k;
 }
 
-/// "segments": [{"move": [dx, dy, dz], "duration": s}, {"hold": s}, ...] -> position keyframes
-/// starting at (t = 0, displacement 0)
-std::optional<Keyframes> read_segments(JsonReader& r, const Json& v, const std::string& ptr) {
-  if (!expect_array(r, v, ptr, "an array of segments {\"move\": [dx, dy, dz], \"duration\": s} or {\"hold\": s}"))
-    return std::nullopt;
+/// "segments": [{"move": [dx, dy, dz], "duration": s}, {"hold": s},
+/// {"press": [fx, fy, fz], "duration": s, "gain": g, "max_speed": v}, ...] -> position keyframes
+/// starting at (t = 0, displacement 0); press segments hold the keyframes still and go to presses
+std::optional<Keyframes> read_segments(JsonReader& r, const Json& v, const std::string& ptr,
+                                       std::vector<PressSegment>& presses) {
+  const char* expected =
+      "a segment {\"move\": [dx, dy, dz], \"duration\": s}, {\"hold\": s} or "
+      "{\"press\": [fx, fy, fz], \"duration\": s}";
+  if (!expect_array(r, v, ptr, (std::string("an array of segments: ") + expected).c_str())) return std::nullopt;
   Keyframes k;
   k.times.push_back(0.0);
   k.values.push_back(Vec3::Zero());
   size_t issues_before = r.issue_count();
   for (size_t i = 0; i < v.size(); ++i) {
-    ObjectView o(r, v[i], pointer_child(ptr, i), {"move", "duration", "hold"},
-                 "a segment {\"move\": [dx, dy, dz], \"duration\": s} or {\"hold\": s}");
+    ObjectView o(r, v[i], pointer_child(ptr, i), {"move", "duration", "hold", "press", "gain", "max_speed"}, expected);
     if (!o.valid()) continue;
-    if (o.has("hold") == o.has("move")) {
-      r.issue(o.pointer(), "expected either 'move' (with 'duration') or 'hold'");
+    if (int(o.has("hold")) + int(o.has("move")) + int(o.has("press")) != 1) {
+      r.issue(o.pointer(), "expected exactly one of 'move' (with 'duration'), 'hold' or 'press' (with 'duration')");
       continue;
     }
+    if (!o.has("press"))
+      for (const char* key : {"gain", "max_speed"})
+        if (o.has(key)) r.issue(o.at(key), std::string("'") + key + "' belongs to a press segment");
     if (o.has("hold")) {
       if (o.has("duration")) r.issue(o.at("duration"), "a hold segment gives its duration as \"hold\": s");
       auto hold = o.required_number("hold", Bounds::positive());
       if (!hold) continue;
       k.times.push_back(k.times.back() + *hold);
+      k.values.push_back(k.values.back());
+    } else if (o.has("press")) {
+      auto force = r.vec3(*o.find("press"), o.at("press"));
+      auto duration = o.required_number("duration", Bounds::positive());
+      PressSegment p;
+      p.gain = o.number("gain", p.gain, Bounds::positive());
+      p.max_speed = o.number("max_speed", p.max_speed, Bounds::positive());
+      if (!force || !duration) continue;
+      p.t0 = k.times.back();
+      p.t1 = p.t0 + *duration;
+      p.force = *force;
+      presses.push_back(p);
+      k.times.push_back(p.t1);
       k.values.push_back(k.values.back());
     } else {
       auto move = r.vec3(*o.find("move"), o.at("move"));
@@ -222,7 +241,7 @@ void read_driver(SceneBuild& b, const Json& v, const std::string& ptr, int index
   } else if (o.has("segments")) {
     if (type && *type != "position")
       r.issue(o.at("segments"), "segments are only for position drivers; use keyframes");
-    else if (auto k = read_segments(r, *o.find("segments"), o.at("segments"))) d.keyframes = *k;
+    else if (auto k = read_segments(r, *o.find("segments"), o.at("segments"), d.presses)) d.keyframes = *k;
   } else if (auto k = read_keyframes(r, *o.find("keyframes"), o.at("keyframes"))) {
     d.keyframes = *k;
   }

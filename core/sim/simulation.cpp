@@ -84,7 +84,10 @@ void Simulation::step() {
   Workspace& w = *work_;
   try {
     timed(Stage::Leak, [&] { leak_cavities(model_, state_, w); });          // 1. leak
-    timed(Stage::FreeMotion, [&] { free_motion(model_, state_, w); });      // 2. free motion
+    timed(Stage::FreeMotion, [&] {                                          // 2. free motion
+      press_drivers(model_, state_);                                        //    (2a. pressing drivers)
+      free_motion(model_, state_, w);
+    });
     timed(Stage::Compliance, [&] { prepare_compliance(model_, state_, w); });  //    (5a begins)
     timed(Stage::Collision, [&] { detect_collisions(model_, state_, w); }); // 3. collision
     timed(Stage::Cavities, [&] { update_cavities(model_, state_, w); });    // 4. cavities

@@ -33,6 +33,9 @@ void detect_collisions(const Model& model, const State& state, Workspace& work);
 ///    and one pressure row per active cavity with V(x_free) and H_p (cavities.cpp).
 void update_cavities(const Model& model, State& state, Workspace& work);
 
+/// 2a. drivers in a press segment (Driver::presses) move their target on by
+/// h·gain·(force − last reaction), at most max_speed (drivers.cpp); before free motion.
+void press_drivers(const Model& model, State& state);
 /// 2b. lets the compliance backend start on the step's FEM systems (compliance.cpp); timed
 /// with the compliance stage.
 void prepare_compliance(const Model& model, const State& state, Workspace& work);
