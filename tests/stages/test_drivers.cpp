@@ -68,7 +68,7 @@ TEST(PressDrivers, MalformedPressSegmentsAreReportedAtTheirPointer) {
       if (i.pointer == pointer) return true;
     return false;
   };
-  EXPECT_TRUE(has(issues_for(R"([{"press": [0, 0, -5]}])"), "/drivers/0/segments/0"));  // no duration
+  EXPECT_TRUE(has(issues_for(R"([{"press": [0, 0, -5]}])"), "/drivers/0/segments/0/duration"));
   EXPECT_TRUE(has(issues_for(R"([{"press": [0, 0, -5], "duration": 1, "gain": -1}])"), "/drivers/0/segments/0/gain"));
   EXPECT_TRUE(has(issues_for(R"([{"move": [0, 0, 1], "duration": 1, "gain": 1}])"), "/drivers/0/segments/0/gain"));
   EXPECT_TRUE(has(issues_for(R"([{"press": [0, 0, -5], "hold": 1}])"), "/drivers/0/segments/0"));
