@@ -33,45 +33,37 @@ void check(cusolverStatus_t status, const char* what) {
     throw CudaError{std::string(what) + ": cuSOLVER status " + std::to_string(int(status))};
 }
 
-/// a device array that grows (contents are not kept across growth)
-template <class T>
-struct DeviceBuffer {
+/// a growing array, on the device or page-locked on the host (asynchronous copies need the
+/// latter); its contents are not kept across growth
+enum class Memory { Device, Pinned };
+template <class T, Memory M>
+struct Buffer {
   T* ptr = nullptr;
   size_t capacity = 0;
   void reserve(size_t n) {
     if (n <= capacity) return;
     release();
     const size_t grown = std::max(n, capacity + capacity / 2);
-    check(cudaMalloc(&ptr, grown * sizeof(T)), "cudaMalloc");
+    void* p = nullptr;
+    if constexpr (M == Memory::Device) check(cudaMalloc(&p, grown * sizeof(T)), "cudaMalloc");
+    else check(cudaMallocHost(&p, grown * sizeof(T)), "cudaMallocHost");
+    ptr = static_cast<T*>(p);
     capacity = grown;
   }
   void release() {
-    if (ptr) cudaFree(ptr);
+    if (ptr) {
+      if constexpr (M == Memory::Device) cudaFree(ptr);
+      else cudaFreeHost(ptr);
+    }
     ptr = nullptr;
     capacity = 0;
   }
-  ~DeviceBuffer() { release(); }
+  ~Buffer() { release(); }
 };
-
-/// page-locked host staging (asynchronous copies need it)
 template <class T>
-struct PinnedBuffer {
-  T* ptr = nullptr;
-  size_t capacity = 0;
-  void reserve(size_t n) {
-    if (n <= capacity) return;
-    release();
-    const size_t grown = std::max(n, capacity + capacity / 2);
-    check(cudaMallocHost(&ptr, grown * sizeof(T)), "cudaMallocHost");
-    capacity = grown;
-  }
-  void release() {
-    if (ptr) cudaFreeHost(ptr);
-    ptr = nullptr;
-    capacity = 0;
-  }
-  ~PinnedBuffer() { release(); }
-};
+using DeviceBuffer = Buffer<T, Memory::Device>;
+template <class T>
+using PinnedBuffer = Buffer<T, Memory::Pinned>;
 
 // A_dense[map[e]] = values[e] for the lower-triangle entries (map[e] >= 0)
 __global__ void scatter_values(int nnz, const long long* map, const double* values, double* A) {
