@@ -19,6 +19,7 @@
 #include "cavity/tracking.h"
 #include "model/body_slots.h"
 #include "stages/stages.h"
+#include "stages/surface_points.h"
 
 namespace suction {
 
@@ -46,22 +47,15 @@ Points cavity_points(const Model& model, const std::vector<Points>& slot_points,
 /// h = 10 ms it is close to the unloaded cup, whose lip lifts off a surface the solved lip
 /// still seals.
 void detect_seal(const Model& model, const State& state, Workspace& work) {
-  const BodySlots slots(model);
-  work.seal_points.resize(slots.count());
-  for (int s = 0; s < slots.count(); ++s) {
-    const BodyRef b = slots.body(s);
-    Points& p = work.seal_points[s];
-    if (b.type == BodyType::Fem) {
-      const auto& map = model.fem[b.index].boundary.node_of_vertex;
-      p.resize(map.size());
-      for (size_t v = 0; v < map.size(); ++v) p[v] = state.fem[b.index].x[map[v]];
-    } else {
-      const RigidBody& body = model.rigid[b.index];
-      const RigidBodyState& r = state.rigid[b.index];
-      p.resize(body.surface.vertices.size());
-      for (size_t v = 0; v < p.size(); ++v) p[v] = r.position + r.orientation * body.surface.vertices[v];
-    }
+  std::vector<const Points*> fem_x;
+  for (const FemBodyState& b : state.fem) fem_x.push_back(&b.x);
+  std::vector<Vec3> position;
+  std::vector<Quat> orientation;
+  for (const RigidBodyState& r : state.rigid) {
+    position.push_back(r.position);
+    orientation.push_back(r.orientation);
   }
+  world_surface_points(model, fem_x, position, orientation, work.seal_points);
   work.seal_contacts = work.detector.detect(work.seal_points, model.settings.contact.collision);
 }
 

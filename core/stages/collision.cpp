@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "stages/stages.h"
+#include "stages/surface_points.h"
 
 namespace suction {
 
@@ -51,21 +52,15 @@ double pair_friction(const Model& model, int material_a, int material_b) {
 
 void detect_collisions(const Model& model, const State&, Workspace& work) {
   // world surface vertices at the free-motion pose
-  const BodySlots slots(model);
-  for (int s = 0; s < slots.count(); ++s) {
-    const BodyRef b = slots.body(s);
-    Points& p = work.collision_points[s];
-    if (b.type == BodyType::Fem) {
-      const auto& map = model.fem[b.index].boundary.node_of_vertex;
-      p.resize(map.size());
-      for (size_t v = 0; v < map.size(); ++v) p[v] = work.fem_x_free[b.index][map[v]];
-    } else {
-      const RigidBody& body = model.rigid[b.index];
-      const RigidWork& r = work.rigid[b.index];
-      p.resize(body.surface.vertices.size());
-      for (size_t v = 0; v < p.size(); ++v) p[v] = r.x_free + r.q_free * body.surface.vertices[v];
-    }
+  std::vector<const Points*> fem_x;
+  for (const Points& x : work.fem_x_free) fem_x.push_back(&x);
+  std::vector<Vec3> position;
+  std::vector<Quat> orientation;
+  for (const RigidWork& r : work.rigid) {
+    position.push_back(r.x_free);
+    orientation.push_back(r.q_free);
   }
+  world_surface_points(model, fem_x, position, orientation, work.collision_points);
   work.contacts = work.detector.detect(work.collision_points, model.settings.contact.collision);
 
   // rows: normal, t1, t2 per contact; u_free = relative velocity of the two points
