@@ -178,6 +178,23 @@ TEST(SuctionScenes, PullTestLetsGoWhenThePullBalancesTheSuctionOnFlat) {
 // suction); nor on the cylinders (R = 31.5 mm: 13.7 N for 17.7 N).  Issue 10,
 // docs/validation.md.)
 
+// Without cavities the cup cannot lift the jelly cube, and the press must not push it through
+// the ground (at the paper's 50 PGS iterations it did, at t ≈ 0.3 s, and then fell freely with
+// no contact: issue 10, finding 4).
+TEST(SuctionScenes, SoftCubeWithoutCavitiesStaysOnTheGroundAndIsNotLifted) {
+  Simulation sim(load("soft_cube_lift.json", {"/settings/cavity/enabled=false"}));
+  const auto s = run(sim, "hand_force", "object_z");
+  const double z_rest = 0.025;  // the 50 mm cube's centre resting on the ground
+  double z_min = z_rest;
+  for (const Sample& x : s) z_min = std::min(z_min, x.z);
+  std::printf("soft cube without cavities: centre from %.2f mm (lowest) to %.2f mm (end)\n", 1e3 * z_min,
+              1e3 * s.back().z);
+  EXPECT_GT(z_min, z_rest - 0.005) << "pressed, not pushed through the ground";
+  EXPECT_LT(s.back().z, z_rest + 0.001) << "not lifted without suction";
+  EXPECT_GT(s.back().contacts, 0) << "still on the ground";
+  for (const Sample& x : s) ASSERT_EQ(x.cavities, 0);
+}
+
 TEST(SuctionScenes, ForcedRecomputationsConserveAirWhileSealed) {
   // no outflow (P_max high), no leak: N is constant while the cup is sealed, whatever the
   // recomputations do
