@@ -47,15 +47,7 @@ Points cavity_points(const Model& model, const std::vector<Points>& slot_points,
 /// h = 10 ms it is close to the unloaded cup, whose lip lifts off a surface the solved lip
 /// still seals.
 void detect_seal(const Model& model, const State& state, Workspace& work) {
-  std::vector<const Points*> fem_x;
-  for (const FemBodyState& b : state.fem) fem_x.push_back(&b.x);
-  std::vector<Vec3> position;
-  std::vector<Quat> orientation;
-  for (const RigidBodyState& r : state.rigid) {
-    position.push_back(r.position);
-    orientation.push_back(r.orientation);
-  }
-  world_surface_points(model, fem_x, position, orientation, work.seal_points);
+  surface_points_state(model, state, work.seal_points);
   work.seal_contacts = work.detector.detect(work.seal_points, model.settings.contact.collision);
 }
 

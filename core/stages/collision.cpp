@@ -52,15 +52,7 @@ double pair_friction(const Model& model, int material_a, int material_b) {
 
 void detect_collisions(const Model& model, const State&, Workspace& work) {
   // world surface vertices at the free-motion pose
-  std::vector<const Points*> fem_x;
-  for (const Points& x : work.fem_x_free) fem_x.push_back(&x);
-  std::vector<Vec3> position;
-  std::vector<Quat> orientation;
-  for (const RigidWork& r : work.rigid) {
-    position.push_back(r.x_free);
-    orientation.push_back(r.q_free);
-  }
-  world_surface_points(model, fem_x, position, orientation, work.collision_points);
+  surface_points_free(model, work, work.collision_points);
   work.contacts = work.detector.detect(work.collision_points, model.settings.contact.collision);
 
   // rows: normal, t1, t2 per contact; u_free = relative velocity of the two points

@@ -1,16 +1,17 @@
-// Every slot's world surface vertices (model/body_slots.h) at a given configuration: the
+// Every slot's world surface vertices (model/body_slots.h) at one configuration: the
 // collision stage takes them at the free-motion pose, the cavity stage at the solved shape.
 #pragma once
 #include <vector>
 
 #include "model/model.h"
+#include "model/state.h"
+#include "stages/workspace.h"
 
 namespace suction {
 
-/// out[slot]: the slot's surface vertices in world coordinates, FEM bodies from their node
-/// positions fem_x[body] (#nodes×3), rigid bodies from their pose (position[i], orientation[i]).
-void world_surface_points(const Model& model, const std::vector<const Points*>& fem_x,
-                          const std::vector<Vec3>& position, const std::vector<Quat>& orientation,
-                          std::vector<Points>& out);
+/// at the free-motion pose: FEM nodes at work.fem_x_free, rigid bodies at (x_free, q_free)
+void surface_points_free(const Model& model, const Workspace& work, std::vector<Points>& out);
+/// at the state's positions (the solved shape of the last step)
+void surface_points_state(const Model& model, const State& state, std::vector<Points>& out);
 
 }  // namespace suction

@@ -12,9 +12,9 @@ if ! reason=$("$bin" validate "$scenes/ground.json" --backend cuda 2>&1 >/dev/nu
   exit 77
 fi
 status=0
-# (not soft_cube_lift or cube_grasp: there the PGS ends at its iteration cap and the contact
-# and seal decisions amplify rounding-level differences in W; on the CPU alone a 1e-13 change
-# of dt moves them by 1e-4; docs/validation.md, "The CUDA compliance backend")
+# (not soft_cube_lift or cube_grasp: there the contact and seal decisions amplify
+# rounding-level differences in W; on the CPU alone a 1e-13 change of dt moved them by 1e-4;
+# docs/validation.md, "The CUDA compliance backend")
 for spec in "ground.json" "rigid_lift.json"; do
   read -r scene extra <<<"$spec"
   name=${scene%.json}

@@ -35,12 +35,6 @@ std::string cuda_unavailable() {
   return "";
 }
 
-std::vector<ComplianceFemSystem> fem_systems(const Workspace& work) {
-  std::vector<ComplianceFemSystem> out;
-  for (const FemSystem& sys : work.fem) out.push_back({&sys.free_index, sys.num_free, &sys.A, sys.solver.get()});
-  return out;
-}
-
 struct Agreement {
   double worst = 0.0;  // max over the compared steps of max|W_cuda − W_cpu| / max|W_cpu|
   int compared = 0;    // steps with rows
@@ -57,18 +51,23 @@ Agreement compare_backends(const std::string& scene, const std::vector<SceneOver
   State state = make_initial_state(model);
   Workspace work;
   init_workspace(model, work);
-  std::unique_ptr<ComplianceBackend> cuda = make_compliance_backend("cuda");
-  ComplianceSetup setup;
-  for (const FemSystem& sys : work.fem) setup.fem.push_back({&sys.free_index, sys.num_free});
-  setup.num_rigid = static_cast<int>(model.rigid.size());
-  cuda->init(setup);
+  // the CUDA backend, set up by the same stage function for the same workspace
+  Model model_cuda = model;
+  model_cuda.settings.compliance_backend = "cuda";
+  init_compliance(model_cuda, work);
+  std::unique_ptr<ComplianceBackend> cuda = std::move(work.compliance);
+  init_compliance(model, work);
 
   Agreement a;
   for (int s = 0; s < steps; ++s) {
     leak_cavities(model, state, work);
     free_motion(model, state, work);
     // the CUDA backend factorizes early on odd steps (as in a run) and within build on even ones
-    if (s % 2) cuda->prepare(ComplianceInput{model.settings.dt, nullptr, fem_systems(work), {}});
+    if (s % 2) {
+      std::swap(work.compliance, cuda);
+      prepare_compliance(model, state, work);
+      std::swap(work.compliance, cuda);
+    }
     detect_collisions(model, state, work);
     update_cavities(model, state, work);
     build_compliance(model, state, work);

@@ -65,6 +65,21 @@ using DeviceBuffer = Buffer<T, Memory::Device>;
 template <class T>
 using PinnedBuffer = Buffer<T, Memory::Pinned>;
 
+/// Host data sent to the device each step: copied into page-locked staging (the caller's
+/// array may change before the stream runs), then queued on the stream.
+template <class T>
+struct Upload {
+  PinnedBuffer<T> host;
+  DeviceBuffer<T> device;
+  const T* send(const T* data, size_t n, cudaStream_t stream) {
+    host.reserve(std::max<size_t>(n, 1));
+    device.reserve(std::max<size_t>(n, 1));
+    std::memcpy(host.ptr, data, sizeof(T) * n);
+    check(cudaMemcpyAsync(device.ptr, host.ptr, sizeof(T) * n, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync");
+    return device.ptr;
+  }
+};
+
 // A_dense[map[e]] = values[e] for the lower-triangle entries (map[e] >= 0)
 __global__ void scatter_values(int nnz, const long long* map, const double* values, double* A) {
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
@@ -99,20 +114,18 @@ struct FemBuffers {
   std::vector<int> outer, inner;
   int n = -1;
   DeviceBuffer<long long> map;
-  DeviceBuffer<double> values, A, work, Y, Wb, entry_value;
-  DeviceBuffer<int> rows, entry_dof, entry_col;
-  PinnedBuffer<double> h_values, h_entry_value;
-  PinnedBuffer<int> h_rows, h_entry_dof, h_entry_col;
+  DeviceBuffer<double> A, work, Y, Wb;
+  Upload<double> values, entry_value;  // values.host: what the last factorize() used
+  Upload<int> rows, entry_dof, entry_col;
   int lwork = 0;
   bool factorized = false;  // since the last finish()
   bool used = false;        // added to this step's W
 };
 
 struct RigidBuffers {
-  DeviceBuffer<double> J, MinvJ, Wb;
-  DeviceBuffer<int> rows;
-  PinnedBuffer<double> h_J, h_MinvJ;
-  PinnedBuffer<int> h_rows;
+  DeviceBuffer<double> Wb;
+  Upload<double> J, MinvJ;
+  Upload<int> rows;
 };
 
 struct DenseCompliance::Impl {
@@ -143,6 +156,12 @@ struct DenseCompliance::Impl {
     return used++;
   }
   int open_mark() { return timing ? event() : -1; }
+  /// W[rows, rows] += the kb × kb block Wb (its lower triangle, mirrored)
+  void add_to_W(int kb, const double* Wb, const int* rows) {
+    const dim3 threads(16, 16), grid((kb + 15) / 16, (kb + 15) / 16);
+    add_block<<<grid, threads, 0, stream>>>(kb, Wb, rows, k, W.ptr);
+    check(cudaGetLastError(), "add_block");
+  }
   void close_mark(int phase, int start) {
     if (timing) marks.push_back({phase, start, event()});
   }
@@ -214,13 +233,9 @@ void DenseCompliance::factorize(int body, int n, int nnz, const int* outer, cons
 
   // A's values → dense lower triangle → L Lᵀ
   const int t_factor = s.open_mark();
-  b.h_values.reserve(nnz);
-  b.values.reserve(nnz);
-  std::memcpy(b.h_values.ptr, values, sizeof(double) * nnz);
-  check(cudaMemcpyAsync(b.values.ptr, b.h_values.ptr, sizeof(double) * nnz, cudaMemcpyHostToDevice, s.stream),
-        "cudaMemcpyAsync(A)");
+  const double* d_values = b.values.send(values, nnz, s.stream);
   check(cudaMemsetAsync(b.A.ptr, 0, sizeof(double) * nn, s.stream), "cudaMemsetAsync(A)");
-  if (nnz > 0) scatter_values<<<blocks_for(nnz), kThreads, 0, s.stream>>>(nnz, b.map.ptr, b.values.ptr, b.A.ptr);
+  if (nnz > 0) scatter_values<<<blocks_for(nnz), kThreads, 0, s.stream>>>(nnz, b.map.ptr, d_values, b.A.ptr);
   check(cudaGetLastError(), "scatter_values");
   check(cusolverDnDpotrf(s.solver, CUBLAS_FILL_MODE_LOWER, n, b.A.ptr, n, b.work.ptr, b.lwork, s.info.ptr + body),
         "cusolverDnDpotrf");
@@ -231,7 +246,7 @@ void DenseCompliance::factorize(int body, int n, int nnz, const int* outer, cons
 bool DenseCompliance::factorized(int body, int nnz, const double* values) const {
   const FemBuffers& b = impl_->fem.at(body);
   return b.factorized && static_cast<int>(b.inner.size()) == nnz &&
-         std::memcmp(b.h_values.ptr, values, sizeof(double) * nnz) == 0;
+         std::memcmp(b.values.host.ptr, values, sizeof(double) * nnz) == 0;
 }
 
 void DenseCompliance::add_fem(int body, int kb, const int* rows, int ne, const int* entry_dof, const int* entry_col,
@@ -244,28 +259,14 @@ void DenseCompliance::add_fem(int body, int kb, const int* rows, int ne, const i
 
   // Hᵀ (n × kb) → Y = L⁻¹ Hᵀ → W_b = h Yᵀ Y (lower triangle)
   const int t_solve = s.open_mark();
-  b.h_rows.reserve(kb);
-  b.h_entry_dof.reserve(ne);
-  b.h_entry_col.reserve(ne);
-  b.h_entry_value.reserve(ne);
-  std::memcpy(b.h_rows.ptr, rows, sizeof(int) * kb);
-  std::memcpy(b.h_entry_dof.ptr, entry_dof, sizeof(int) * ne);
-  std::memcpy(b.h_entry_col.ptr, entry_col, sizeof(int) * ne);
-  std::memcpy(b.h_entry_value.ptr, entry_value, sizeof(double) * ne);
-  b.rows.reserve(kb);
-  b.entry_dof.reserve(ne);
-  b.entry_col.reserve(ne);
-  b.entry_value.reserve(ne);
-  check(cudaMemcpyAsync(b.rows.ptr, b.h_rows.ptr, sizeof(int) * kb, cudaMemcpyHostToDevice, s.stream), "cudaMemcpyAsync");
-  check(cudaMemcpyAsync(b.entry_dof.ptr, b.h_entry_dof.ptr, sizeof(int) * ne, cudaMemcpyHostToDevice, s.stream), "cudaMemcpyAsync");
-  check(cudaMemcpyAsync(b.entry_col.ptr, b.h_entry_col.ptr, sizeof(int) * ne, cudaMemcpyHostToDevice, s.stream), "cudaMemcpyAsync");
-  check(cudaMemcpyAsync(b.entry_value.ptr, b.h_entry_value.ptr, sizeof(double) * ne, cudaMemcpyHostToDevice, s.stream),
-        "cudaMemcpyAsync");
+  const int* d_rows = b.rows.send(rows, kb, s.stream);
+  const int* d_dof = b.entry_dof.send(entry_dof, ne, s.stream);
+  const int* d_col = b.entry_col.send(entry_col, ne, s.stream);
+  const double* d_value = b.entry_value.send(entry_value, ne, s.stream);
   b.Y.reserve(static_cast<size_t>(n) * kb);
   check(cudaMemsetAsync(b.Y.ptr, 0, sizeof(double) * n * kb, s.stream), "cudaMemsetAsync(Y)");
   if (ne > 0)
-    scatter_entries<<<blocks_for(ne), kThreads, 0, s.stream>>>(ne, n, b.entry_dof.ptr, b.entry_col.ptr,
-                                                               b.entry_value.ptr, b.Y.ptr);
+    scatter_entries<<<blocks_for(ne), kThreads, 0, s.stream>>>(ne, n, d_dof, d_col, d_value, b.Y.ptr);
   check(cudaGetLastError(), "scatter_entries");
   const double one = 1.0, zero = 0.0;
   check(cublasDtrsm(s.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, kb, &one,
@@ -274,9 +275,7 @@ void DenseCompliance::add_fem(int body, int kb, const int* rows, int ne, const i
   b.Wb.reserve(static_cast<size_t>(kb) * kb);
   check(cublasDsyrk(s.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, kb, n, &h, b.Y.ptr, n, &zero, b.Wb.ptr, kb),
         "cublasDsyrk");
-  const dim3 threads(16, 16), grid((kb + 15) / 16, (kb + 15) / 16);
-  add_block<<<grid, threads, 0, s.stream>>>(kb, b.Wb.ptr, b.rows.ptr, s.k, s.W.ptr);
-  check(cudaGetLastError(), "add_block");
+  s.add_to_W(kb, b.Wb.ptr, d_rows);
   s.close_mark(1, t_solve);
 }
 
@@ -285,26 +284,15 @@ void DenseCompliance::add_rigid(int body, int kb, const int* rows, const double*
   RigidBuffers& b = s.rigid.at(body);
   const size_t m = static_cast<size_t>(kb) * 6;
   const int t_rigid = s.open_mark();
-  b.h_rows.reserve(kb);
-  b.h_J.reserve(m);
-  b.h_MinvJ.reserve(m);
-  std::memcpy(b.h_rows.ptr, rows, sizeof(int) * kb);
-  std::memcpy(b.h_J.ptr, J, sizeof(double) * m);
-  std::memcpy(b.h_MinvJ.ptr, MinvJ, sizeof(double) * m);
-  b.rows.reserve(kb);
-  b.J.reserve(m);
-  b.MinvJ.reserve(m);
-  check(cudaMemcpyAsync(b.rows.ptr, b.h_rows.ptr, sizeof(int) * kb, cudaMemcpyHostToDevice, s.stream), "cudaMemcpyAsync");
-  check(cudaMemcpyAsync(b.J.ptr, b.h_J.ptr, sizeof(double) * m, cudaMemcpyHostToDevice, s.stream), "cudaMemcpyAsync");
-  check(cudaMemcpyAsync(b.MinvJ.ptr, b.h_MinvJ.ptr, sizeof(double) * m, cudaMemcpyHostToDevice, s.stream), "cudaMemcpyAsync");
+  const int* d_rows = b.rows.send(rows, kb, s.stream);
+  const double* d_J = b.J.send(J, m, s.stream);
+  const double* d_MinvJ = b.MinvJ.send(MinvJ, m, s.stream);
   b.Wb.reserve(static_cast<size_t>(kb) * kb);
   const double zero = 0.0;
   // W_b = h J (M⁻¹J)ᵀ: kb × kb, inner dimension 6
-  check(cublasDgemm(s.blas, CUBLAS_OP_N, CUBLAS_OP_T, kb, kb, 6, &h, b.J.ptr, kb, b.MinvJ.ptr, kb, &zero, b.Wb.ptr, kb),
+  check(cublasDgemm(s.blas, CUBLAS_OP_N, CUBLAS_OP_T, kb, kb, 6, &h, d_J, kb, d_MinvJ, kb, &zero, b.Wb.ptr, kb),
         "cublasDgemm");
-  const dim3 threads(16, 16), grid((kb + 15) / 16, (kb + 15) / 16);
-  add_block<<<grid, threads, 0, s.stream>>>(kb, b.Wb.ptr, b.rows.ptr, s.k, s.W.ptr);
-  check(cudaGetLastError(), "add_block");
+  s.add_to_W(kb, b.Wb.ptr, d_rows);
   s.close_mark(2, t_rigid);
 }
 
