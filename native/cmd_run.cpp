@@ -234,7 +234,8 @@ int run_command(const RunOptions& options) {
       const std::vector<double> values = sim.probe_values();
       probes.add(values);
       if (csv)
-        csv->record_row(sim.state().step, sim.state().time, sim.profile().contacts,
+        csv->record_row({sim.state().step, sim.state().time, sim.profile().contacts,
+                         sim.profile().solver_iterations, sim.profile().solver_residual},
                         sim.cavity_summary(), values);
       if (frames && sim.state().step % options.every == 0) frames->write_frame(sim);
       progress.update(done + 1, sim.state().time, seconds_since(start));

@@ -34,7 +34,7 @@ std::string csv_field(const std::string& text) {
 
 CsvRecorder::CsvRecorder(std::ostream& out, const Model& model) : out_(out) {
   columns_ = {"step", "t", "contacts", "cavities", "pressure_min", "volume_total", "air_total",
-              "holding_force"};
+              "holding_force", "pgs_iterations", "pgs_residual"};
   for (const Probe& probe : model.probes) columns_.push_back(probe.name);
   // header row
   for (size_t i = 0; i < columns_.size(); ++i) {
@@ -47,11 +47,18 @@ CsvRecorder::CsvRecorder(std::ostream& out, const Model& model) : out_(out) {
 void CsvRecorder::record(const Simulation& sim) {
   const State& state = sim.state();
   // the initial state has no step behind it: no contacts yet
-  const int contacts = state.step > 0 ? sim.profile().contacts : 0;
-  record_row(state.step, state.time, contacts, sim.cavity_summary(), sim.probe_values());
+  CsvStep s;
+  s.step = state.step;
+  s.time = state.time;
+  if (state.step > 0) {
+    s.contacts = sim.profile().contacts;
+    s.solver_iterations = sim.profile().solver_iterations;
+    s.solver_residual = sim.profile().solver_residual;
+  }
+  record_row(s, sim.cavity_summary(), sim.probe_values());
 }
 
-void CsvRecorder::record_row(long step, double time, int contacts, const CavitySummary& cavities,
+void CsvRecorder::record_row(const CsvStep& s, const CavitySummary& cavities,
                              const std::vector<double>& probes) {
   const size_t num_probes = columns_.size() - kFixedColumns;
   if (probes.size() != num_probes)
@@ -59,11 +66,11 @@ void CsvRecorder::record_row(long step, double time, int contacts, const CavityS
                            " probe values for " + std::to_string(num_probes) + " probe columns");
   std::string row;
   row.reserve(32 * columns_.size());
-  row += std::to_string(step);
+  row += std::to_string(s.step);
   row += ',';
-  row += format_double(time);
+  row += format_double(s.time);
   row += ',';
-  row += std::to_string(contacts);
+  row += std::to_string(s.contacts);
   row += ',';
   row += std::to_string(cavities.count);
   row += ',';
@@ -74,6 +81,10 @@ void CsvRecorder::record_row(long step, double time, int contacts, const CavityS
   row += format_double(cavities.air_total);
   row += ',';
   row += format_double(cavities.holding_force);
+  row += ',';
+  row += std::to_string(s.solver_iterations);
+  row += ',';
+  row += format_double(s.solver_residual);
   for (double value : probes) {
     row += ',';
     row += format_double(value);

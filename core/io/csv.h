@@ -20,8 +20,18 @@ std::string csv_field(const std::string& text);
 /// Writes the columns
 ///   step, t [s], contacts, cavities, pressure_min [Pa], volume_total [m³], air_total [J],
 ///   holding_force [N] (Σ (P_atm − P)·A over the active cavities, probes/probes.h),
-///   then one column per probe of the model (named after it, in model order).
+///   pgs_iterations and pgs_residual (the step's contact/pressure solve: sweeps used and the
+///   final relative change, solver/pgs.h), then one column per probe of the model (named after it, in model order).
 /// The header row is written by the constructor.
+/// The per-step columns of a row that do not come from the cavities or the probes.
+struct CsvStep {
+  long step = 0;
+  double time = 0.0;
+  int contacts = 0;
+  int solver_iterations = 0;     // PGS sweeps of the step (0: no constraint)
+  double solver_residual = 0.0;  // the PGS's final residual
+};
+
 class CsvRecorder {
  public:
   CsvRecorder(std::ostream& out, const Model& model);
@@ -29,8 +39,7 @@ class CsvRecorder {
   /// one row for the simulation's current state (profile() of the step that led to it)
   void record(const Simulation& sim);
   /// the same row from its parts; probes: one value per model probe
-  void record_row(long step, double time, int contacts, const CavitySummary& cavities,
-                  const std::vector<double>& probes);
+  void record_row(const CsvStep& step, const CavitySummary& cavities, const std::vector<double>& probes);
   void flush() { out_.flush(); }
 
   long rows() const { return rows_; }  // data rows written (header not counted)
@@ -40,7 +49,7 @@ class CsvRecorder {
   std::ostream& out_;
   std::vector<std::string> columns_;
   long rows_ = 0;
-  static constexpr size_t kFixedColumns = 8;  // the columns before the probes
+  static constexpr size_t kFixedColumns = 10;  // the columns before the probes
 };
 
 }  // namespace suction

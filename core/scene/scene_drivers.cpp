@@ -287,7 +287,8 @@ namespace {
 
 /// columns the CSV writer always emits; probe names must differ
 const std::vector<std::string> kReservedColumns = {"step", "t", "contacts", "cavities", "pressure_min",
-                                                   "volume_total", "air_total", "holding_force"};
+                                                   "volume_total", "air_total", "holding_force",
+                                                   "pgs_iterations", "pgs_residual"};
 
 void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vector<std::string>& names) {
   JsonReader& r = b.reader;

@@ -32,7 +32,7 @@ check "unknown subcommand exits 2" test $rc -eq 2
 "$bin" run "$scenes/default.json" --steps 20 --csv "$tmp/a.csv" --quiet > /dev/null; rc=$?
 check "run exits 0" test $rc -eq 0
 "$bin" run "$scenes/default.json" --steps 20 --csv "$tmp/b.csv" --quiet > /dev/null
-check "csv header" grep -q '^step,t,contacts,cavities,pressure_min,volume_total,air_total,holding_force,hand_force,cup_z$' "$tmp/a.csv"
+check "csv header" grep -q '^step,t,contacts,cavities,pressure_min,volume_total,air_total,holding_force,pgs_iterations,pgs_residual,hand_force,cup_z$' "$tmp/a.csv"
 check "csv has 21 data rows" test "$(($(wc -l < "$tmp/a.csv") - 1))" -eq 21
 check "two runs give identical CSV" cmp -s "$tmp/a.csv" "$tmp/b.csv"
 

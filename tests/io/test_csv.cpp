@@ -38,8 +38,8 @@ TEST(Csv, HeaderNamesEveryColumnAndProbe) {
   std::ostringstream out;
   Model model = model_with_probes({"cup_z"});
   CsvRecorder recorder(out, model);
-  EXPECT_EQ(out.str(), "step,t,contacts,cavities,pressure_min,volume_total,air_total,holding_force,cup_z\n");
-  EXPECT_EQ(recorder.columns().size(), 9u);
+  EXPECT_EQ(out.str(), "step,t,contacts,cavities,pressure_min,volume_total,air_total,holding_force,pgs_iterations,pgs_residual,cup_z\n");
+  EXPECT_EQ(recorder.columns().size(), 11u);
   EXPECT_EQ(recorder.rows(), 0);
 }
 
@@ -48,8 +48,8 @@ TEST(Csv, ProbeNameWithCommaIsQuoted) {
   Model model = model_with_probes({"force, z", "say \"hi\""});
   CsvRecorder recorder(out, model);
   EXPECT_EQ(out.str(),
-            "step,t,contacts,cavities,pressure_min,volume_total,air_total,holding_force,"
-            "\"force, z\",\"say \"\"hi\"\"\"\n");
+            "step,t,contacts,cavities,pressure_min,volume_total,air_total,holding_force,pgs_iterations,"
+            "pgs_residual,\"force, z\",\"say \"\"hi\"\"\"\n");
 }
 
 TEST(Csv, RowFormatting) {
@@ -63,21 +63,21 @@ TEST(Csv, RowFormatting) {
   cavities.volume_total = 2.5e-6;
   cavities.air_total = 0.25;
   cavities.holding_force = 12.5;
-  recorder.record_row(3, 0.03, 5, cavities, {-0.0125});
-  EXPECT_EQ(out.str(), "3,0.03,5,1,90000.5,2.5e-06,0.25,12.5,-0.0125\n");
+  recorder.record_row({3, 0.03, 5, 42, 2.5e-7}, cavities, {-0.0125});
+  EXPECT_EQ(out.str(), "3,0.03,5,1,90000.5,2.5e-06,0.25,12.5,42,2.5e-07,-0.0125\n");
   EXPECT_EQ(recorder.rows(), 1);
 
   // the initial row: no cavity, P_atm
   out.str("");
-  recorder.record_row(0, 0.0, 0, CavitySummary{}, {0.0});
-  EXPECT_EQ(out.str(), "0,0,0,0,101325,0,0,0,0\n");
+  recorder.record_row({}, CavitySummary{}, {0.0});
+  EXPECT_EQ(out.str(), "0,0,0,0,101325,0,0,0,0,0,0\n");
 }
 
 TEST(Csv, WrongProbeCountThrows) {
   std::ostringstream out;
   Model model = model_with_probes({"a", "b"});
   CsvRecorder recorder(out, model);
-  EXPECT_THROW(recorder.record_row(0, 0.0, 0, CavitySummary{}, {1.0}), std::logic_error);
+  EXPECT_THROW(recorder.record_row({}, CavitySummary{}, {1.0}), std::logic_error);
 }
 
 TEST(Csv, FormatDoubleRoundTripsExactly) {
@@ -125,13 +125,13 @@ TEST(Csv, RowParsesBackToIdenticalDoubles) {
   cavities.holding_force = std::cbrt(3.0);
   const std::vector<double> probes = {std::exp(-1.0), -std::acos(-1.0) * 1e-5, 6.02214076e23};
   const double t = 0.01 * 37;
-  recorder.record_row(37, t, 12, cavities, probes);
+  recorder.record_row({37, t, 12, 7, 1.0 / 3.0}, cavities, probes);
   std::string line = out.str();
   ASSERT_FALSE(line.empty());
   ASSERT_EQ(line.back(), '\n');
   line.pop_back();
   const auto fields = split_row(line);
-  ASSERT_EQ(fields.size(), 11u);
+  ASSERT_EQ(fields.size(), 13u);
   EXPECT_EQ(fields[0], "37");
   EXPECT_TRUE(same_bits(std::strtod(fields[1].c_str(), nullptr), t));
   EXPECT_EQ(fields[2], "12");
@@ -140,8 +140,10 @@ TEST(Csv, RowParsesBackToIdenticalDoubles) {
   EXPECT_TRUE(same_bits(std::strtod(fields[5].c_str(), nullptr), cavities.volume_total));
   EXPECT_TRUE(same_bits(std::strtod(fields[6].c_str(), nullptr), cavities.air_total));
   EXPECT_TRUE(same_bits(std::strtod(fields[7].c_str(), nullptr), cavities.holding_force));
+  EXPECT_EQ(fields[8], "7");
+  EXPECT_TRUE(same_bits(std::strtod(fields[9].c_str(), nullptr), 1.0 / 3.0));
   for (int i = 0; i < 3; ++i)
-    EXPECT_TRUE(same_bits(std::strtod(fields[8 + i].c_str(), nullptr), probes[i])) << i;
+    EXPECT_TRUE(same_bits(std::strtod(fields[10 + i].c_str(), nullptr), probes[i])) << i;
 }
 
 }  // namespace

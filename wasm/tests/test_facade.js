@@ -266,9 +266,10 @@ test('CSV header and rows', async () => {
     assert.ok(header.length > 0);
     assert.ok(!header.includes('\n'));
     const cols = csvSplit(header);
-    assert.deepStrictEqual(cols.slice(0, 8),
-      ['step', 't', 'contacts', 'cavities', 'pressure_min', 'volume_total', 'air_total', 'holding_force']);
-    assert.deepStrictEqual(cols.slice(8), sim.probeNames());
+    assert.deepStrictEqual(cols.slice(0, 10),
+      ['step', 't', 'contacts', 'cavities', 'pressure_min', 'volume_total', 'air_total', 'holding_force',
+       'pgs_iterations', 'pgs_residual']);
+    assert.deepStrictEqual(cols.slice(10), sim.probeNames());
     let row = csvSplit(sim.csvRow());
     assert.strictEqual(row.length, cols.length);
     assert.strictEqual(row[0], '0');
