@@ -3,7 +3,7 @@
 //   1. remesh_plan:       which body pairs need a new union (their sealing contacts changed,
 //                         or a seam opened), which lost every seal (released)
 //   2. release_pairs:     drop the cavities of released pairs (their air joins the atmosphere)
-//   0. detect_seal:       the contacts at the solved shape x_t (the start-of-step positions):
+//   0. (collision stage)  the contacts at the solved shape x_t (the start-of-step positions):
 //                         seals, unions and tracking are judged there, rows at x_free
 //   3. union_pair:        offset the two surfaces at x_t, unite them (core/cavity_cgal),
 //                         cut the cavities out of the union (cavity/cavity_mesh.h)
@@ -19,7 +19,6 @@
 #include "cavity/tracking.h"
 #include "model/body_slots.h"
 #include "stages/stages.h"
-#include "stages/surface_points.h"
 
 namespace suction {
 
@@ -40,15 +39,6 @@ Points cavity_points(const Model& model, const std::vector<Points>& slot_points,
     x[i] = p.bary[0] * s[t[0]] + p.bary[1] * s[t[1]] + p.bary[2] * s[t[2]];
   }
   return x;
-}
-
-/// Job 0: the contacts of the solved shape x_t, the end of the last step (the state's
-/// positions).  The free-motion shape carries neither the pressure nor the contact forces: at
-/// h = 10 ms it is close to the unloaded cup, whose lip lifts off a surface the solved lip
-/// still seals.
-void detect_seal(const Model& model, const State& state, Workspace& work) {
-  surface_points_state(model, state, work.seal_points);
-  work.seal_contacts = work.detector.detect(work.seal_points, model.settings.contact.collision);
 }
 
 /// Per pair, the contacts within the sealing distance at x_t, as sorted keys.
@@ -191,20 +181,26 @@ void track_pair(const Model& model, State& state, const Workspace& work, const P
   for (CavityState& c : tracked) state.cavities.push_back(std::move(c));
 }
 
-/// Job 5: one row per active cavity after the contact rows: H_p = ∂V/∂x mapped to the FEM
-/// nodes (through the surface map) and to dynamic rigid bodies (linear and angular terms);
-/// u_free of the row is H_p v_free.
+/// Job 5: one row per active cavity after the contact rows: H_p = ∂V/∂x at the solved shape
+/// x_t mapped to the FEM nodes (through the surface map) and to dynamic rigid bodies (linear
+/// and angular terms); u_free of the row is H_p v_free, and the row's free volume is V
+/// linearized from x_t, V_free = V_t + ∂V/∂x·(x_free − x_t).  Taken at x_free instead, a cup
+/// that relaxes in the free motion (mm at h = 10 ms) had the pressure act on its unloaded
+/// shape's area, and the pull at detachment exceeded (P_atm − P)·A by 15 %.
 void add_cavity_rows(const Model& model, const State& state, Workspace& work) {
   const BodySlots slots(model);
   ConstraintLayout& layout = work.rows.layout;
   for (size_t ci = 0; ci < state.cavities.size(); ++ci) {
     const CavityState& c = state.cavities[ci];
     if (c.dormant) continue;
-    const Points x = cavity_points(model, work.collision_points, c);  // rows at x_free
-    const Points g = mesh_volume_gradient(x, c.triangles);
+    const Points xt = cavity_points(model, work.seal_points, c);
+    const Points x = cavity_points(model, work.collision_points, c);  // lever arms at x_free
+    const Points g = mesh_volume_gradient(xt, c.triangles);
+    double volume_free = mesh_volume(xt, c.triangles);
+    for (size_t v = 0; v < x.size(); ++v) volume_free += g[v].dot(x[v] - xt[v]);
     const int row = layout.cavity_row(layout.cavities);
     work.cavity_index.push_back(static_cast<int>(ci));
-    work.cavity_volume_free.push_back(mesh_volume(x, c.triangles));
+    work.cavity_volume_free.push_back(volume_free);
     std::map<std::pair<int, int>, Vec3> fem_coeff;  // (body, node) -> coefficient
     std::map<int, std::pair<Vec3, Vec3>> rigid_coeff;
     for (size_t v = 0; v < c.vertices.size(); ++v) {
@@ -258,7 +254,10 @@ void update_cavities(const Model& model, State& state, Workspace& work) {
     state.cavities.clear();
     return;
   }
-  detect_seal(model, state, work);                                    // 0.
+  // 0. the contacts of the solved shape x_t (work.seal_contacts), found by the collision
+  //    stage.  The free-motion shape carries neither the pressure nor the contact forces: at
+  //    h = 10 ms it is close to the unloaded cup, whose lip lifts off a surface the solved lip
+  //    still seals.
   const RemeshPlan plan = remesh_plan(model, state, work);           // 1.
   release_pairs(state, plan.released);                                // 2.
   for (const PairKey& pair : plan.recompute) {

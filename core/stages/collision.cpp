@@ -1,6 +1,10 @@
-// Stage 3, collision (docs/method.md §5): contacts between the bodies' surfaces at the
-// free-motion positions, and their rows H_c (normal, two tangents each).
+// Stage 3, collision (docs/method.md §5): contacts between the bodies' surfaces, found at the
+// solved shape x_t (the start-of-step positions) and linearized to the free-motion positions,
+// plus the contacts that only the free motion brings within reach; their rows H_c (normal,
+// two tangents each).
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 #include "stages/stages.h"
 #include "stages/surface_points.h"
@@ -40,6 +44,21 @@ void add_side_terms(const Model& m, Workspace& w, const ContactSide& side, const
   w.rows.rigid_terms.push_back({row, b.index, sign * d, sign * r.cross(d)});
 }
 
+// displacement of a contact side's point from x_t (seal_points) to x_free (collision_points):
+// exact for FEM sides (linear in the vertices) and for rigid ones (an affine map commutes
+// with the barycentric sum)
+Vec3 side_displacement(const Workspace& w, const ContactSide& side) {
+  const Points& xf = w.collision_points[side.body];
+  const Points& xt = w.seal_points[side.body];
+  Vec3 d = Vec3::Zero();
+  for (int i = 0; i < side.count; ++i) d += side.weight[i] * (xf[side.vertex[i]] - xt[side.vertex[i]]);
+  return d;
+}
+
+// the vertex–triangle feature a contact holds: (vertex body, vertex, other body); edge–edge
+// contacts are identified by their key
+using Feature = std::tuple<int, int, int>;
+
 }  // namespace
 
 double pair_friction(const Model& model, int material_a, int material_b) {
@@ -50,10 +69,41 @@ double pair_friction(const Model& model, int material_a, int material_b) {
   return std::min(model.materials[material_a].friction, model.materials[material_b].friction);
 }
 
-void detect_collisions(const Model& model, const State&, Workspace& work) {
-  // world surface vertices at the free-motion pose
+void gather_contacts(const Model& model, const State& state, Workspace& work) {
+  const CollisionSettings& cs = model.settings.contact.collision;
+  // 1. the solved shape: the contacts that carry the seal and the loads of the last step
+  surface_points_state(model, state, work.seal_points);
+  work.seal_contacts = work.detector.detect(work.seal_points, cs);
+  // 2. the free-motion shape
   surface_points_free(model, work, work.collision_points);
-  work.contacts = work.detector.detect(work.collision_points, model.settings.contact.collision);
+  const std::vector<Contact>& free_contacts = work.detector.detect(work.collision_points, cs);
+  // 3. every x_t contact, its points moved with the bodies and its gap linearized along its
+  //    normal: gap_free = gap_t + n·(Δp_a − Δp_b).  A contact the free motion pulls apart (a
+  //    cup relaxing when the pressure and contact forces are off) stays a row; a vertex the
+  //    free motion pushes deeper than the detector's reach is not lost.
+  work.contacts.clear();
+  std::set<Feature> held;
+  std::set<std::uint64_t> held_keys;
+  for (const Contact& c : work.seal_contacts) {
+    Contact& k = work.contacts.emplace_back(c);
+    const Vec3 da = side_displacement(work, c.a), db = side_displacement(work, c.b);
+    k.point_a += da;
+    k.point_b += db;
+    k.gap += c.normal.dot(da - db);
+    if (c.a.count == 1) held.insert({c.a.body, c.a.vertex[0], c.b.body});
+    held_keys.insert(c.key);
+  }
+  // 4. the contacts that only the free motion brings within reach (a falling body), unless
+  //    their vertex is already held by an x_t contact with the same body
+  for (const Contact& c : free_contacts) {
+    if (held_keys.count(c.key)) continue;
+    if (c.a.count == 1 && held.count({c.a.body, c.a.vertex[0], c.b.body})) continue;
+    work.contacts.push_back(c);
+  }
+}
+
+void detect_collisions(const Model& model, const State& state, Workspace& work) {
+  gather_contacts(model, state, work);
 
   // rows: normal, t1, t2 per contact; u_free = relative velocity of the two points
   const int nc = static_cast<int>(work.contacts.size());
