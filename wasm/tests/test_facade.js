@@ -278,8 +278,11 @@ test('CSV header and rows', async () => {
     assert.strictEqual(row.length, cols.length);
     assert.strictEqual(row[0], '2');
     assert.strictEqual(Number(row[1]), sim.time());
+    // the solver columns: whole sweeps, a finite residual
+    assert.ok(Number.isInteger(Number(row[8])) && Number(row[8]) >= 0, `pgs_iterations ${row[8]}`);
+    assert.ok(Number.isFinite(Number(row[9])) && Number(row[9]) >= 0, `pgs_residual ${row[9]}`);
     const values = sim.probeValues();
-    for (let k = 0; k < values.length; ++k) assert.strictEqual(Number(row[8 + k]), values[k]);
+    for (let k = 0; k < values.length; ++k) assert.strictEqual(Number(row[10 + k]), values[k]);
   } finally { sim.delete(); }
 });
 
