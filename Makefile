@@ -14,6 +14,8 @@
 #   make bench    native build, then: suction bench on cup_fall, default, ground, rigid_lift; sweeps
 #   make cuda     configure + build build/cuda (SUCTION_WITH_CUDA=ON, sm_90; compile only here)
 #   make table2   cuda build, then scripts/table2.py: the paper's Table 2 sweep, cpu and cuda
+#   make convergence  native build, then scripts/convergence.py: the paper's Fig. 9 study (mesh
+#                 size and time step on scenes/ground.json) -> docs/img/convergence.png
 #   make clean    remove build/
 #
 # Variables: JOBS (parallel jobs, default 2), BUILD_TYPE (default Release), CMAKE_ARGS
@@ -52,7 +54,7 @@ export DEBIAN_FRONTEND := noninteractive
 # ctest: show the output of failing tests.
 export CTEST_OUTPUT_ON_FAILURE := 1
 
-.PHONY: all test deps native wasm cuda table2 demo bench clean \
+.PHONY: all test deps native wasm cuda table2 convergence demo bench clean \
         test-native test-wasm configure-native configure-wasm configure-cuda \
         wasm-web configure-wasm-web bench-wasm \
         web web-deps serve demo-native test-web test-web-unit test-web-e2e
@@ -141,6 +143,12 @@ bench: native
 	$(SUCTION_BIN) bench scenes/rigid_lift.json
 	bench/compliance_sweep.sh $(SUCTION_BIN)
 	@$(MAKE) bench-wasm SUCTION_DEPS_CHECKED=1
+
+# the paper's Fig. 9: ground.json over 4 cup meshes and 3 time steps, sequential (~15 min);
+# CSVs and the table in build/convergence, the figure in docs/img/convergence.png
+convergence: native
+	@scripts/install-deps.sh --plots
+	/usr/bin/python3 scripts/convergence.py --suction $(SUCTION_BIN)
 
 # WebAssembly (node) against native, ms/step on default and cup_fall (a markdown table)
 bench-wasm: native wasm

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build needs (Debian 12 / bookworm). Idempotent: when
 # everything is present it only runs one dpkg-query (well under a second) and no apt-get.
-# Usage: scripts/install-deps.sh [--check]   (--check: report missing packages, exit 1 if any)
+# Usage: scripts/install-deps.sh [--check] [--plots]
+#   --check: report missing packages, exit 1 if any
+#   --plots: also python3-matplotlib (the figure scripts: make convergence, scripts/*.py)
 set -euo pipefail
 
 # The one list of build dependencies. CGAL (header-only) needs Boost's headers and, natively,
@@ -25,6 +27,15 @@ PACKAGES=(
   chromium          # headless browser for the web front end's e2e test (make test-web)
 )
 
+CHECK=0
+for arg in "$@"; do
+  case "$arg" in
+    --check) CHECK=1 ;;
+    --plots) PACKAGES+=(python3-matplotlib) ;;
+    *) echo "install-deps: unknown option $arg (--check, --plots)" >&2; exit 2 ;;
+  esac
+done
+
 missing=()
 installed="$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${PACKAGES[@]}" 2>/dev/null || true)"
 for pkg in "${PACKAGES[@]}"; do
@@ -44,7 +55,7 @@ if [[ ${#missing[@]} -eq 0 ]]; then
   exit 0
 fi
 echo "install-deps: missing: ${missing[*]}"
-if [[ "${1:-}" == "--check" ]]; then
+if [[ "$CHECK" -eq 1 ]]; then
   exit 1
 fi
 
