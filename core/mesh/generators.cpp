@@ -74,6 +74,19 @@ SurfaceMesh make_curved_slab_surface(const Vec3& size, double radius, int resolu
   return m;
 }
 
+namespace {
+// quad q[0..3] as two triangles, in its own winding when as_given, else reversed
+void push_quad(SurfaceMesh& s, const int* q, bool as_given) {
+  if (as_given) {
+    s.triangles.push_back({q[0], q[1], q[2]});
+    s.triangles.push_back({q[0], q[2], q[3]});
+  } else {
+    s.triangles.push_back({q[0], q[2], q[1]});
+    s.triangles.push_back({q[0], q[3], q[2]});
+  }
+}
+}  // namespace
+
 SurfaceMesh make_box_surface(const Vec3& size) {
   if (!(size.minCoeff() > 0)) throw InputError("make_box_surface: size must be positive");
   SurfaceMesh s;
@@ -86,13 +99,7 @@ SurfaceMesh make_box_surface(const Vec3& size) {
     // orient each quad so that its normal points away from the centre
     const Vec3 centre = (s.vertices[q[0]] + s.vertices[q[2]]) / 2.0;
     const Vec3 normal = (s.vertices[q[1]] - s.vertices[q[0]]).cross(s.vertices[q[2]] - s.vertices[q[0]]);
-    if (normal.dot(centre) > 0) {
-      s.triangles.push_back({q[0], q[1], q[2]});
-      s.triangles.push_back({q[0], q[2], q[3]});
-    } else {
-      s.triangles.push_back({q[0], q[2], q[1]});
-      s.triangles.push_back({q[0], q[3], q[2]});
-    }
+    push_quad(s, q, normal.dot(centre) > 0);
   }
   return s;
 }
@@ -129,13 +136,7 @@ SurfaceMesh make_box_surface(const Vec3& size, int nx, int ny, int nz) {
             q[m] = at(ijk[0], ijk[1], ijk[2]);
           }
           // (b, c, a) is right-handed: the quad's normal is +a; flip it on the low side
-          if (side == 1) {
-            s.triangles.push_back({q[0], q[1], q[2]});
-            s.triangles.push_back({q[0], q[2], q[3]});
-          } else {
-            s.triangles.push_back({q[0], q[2], q[1]});
-            s.triangles.push_back({q[0], q[3], q[2]});
-          }
+          push_quad(s, q, side == 1);
         }
   }
   return s;
