@@ -51,8 +51,8 @@ CavitySummary cavity_summary(const Model& model, const State& state) {
   c.pressure_min = model.settings.p_atm;
   for (const CavityState& cav : state.cavities) {
     if (cav.dormant) continue;
-    ++c.count;
-    c.pressure_min = std::min(c.pressure_min, cav.pressure);
+    // the lowest of the cavities' pressures, above P_atm too (a cup pushed with no outflow)
+    c.pressure_min = ++c.count == 1 ? cav.pressure : std::min(c.pressure_min, cav.pressure);
     c.volume_total += cav.volume;
     c.air_total += cav.air;
     c.holding_force += cavity_hold(model, state, cav).force;

@@ -19,6 +19,8 @@ struct StepProfile {
   int cavities = 0;                      // active cavities (pressure rows)
   int cavity_unions = 0;                 // mesh unions computed this step
   int cavity_union_failures = 0;         // mesh unions that failed this step (see warnings)
+  int seals_opened = 0;                  // cavities released in this step because the solved
+                                         // shape opened their seal (the step was solved again)
   int solver_iterations = 0;             // PGS iterations used
   double solver_residual = 0.0;          // final PGS residual
 };

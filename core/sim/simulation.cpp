@@ -82,21 +82,35 @@ void Simulation::step() {
     p.ms[static_cast<int>(stage)] += ms_since(t0);
   };
   Workspace& w = *work_;
+  w.release_cavity_ids.clear();
   try {
-    timed(Stage::Leak, [&] { leak_cavities(model_, state_, w); });          // 1. leak
-    timed(Stage::FreeMotion, [&] {                                          // 2. free motion
-      press_drivers(model_, state_);                                        //    (2a. pressing drivers)
-      free_motion(model_, state_, w);
-    });
-    timed(Stage::Compliance, [&] { prepare_compliance(model_, state_, w); });  //    (5a begins)
-    timed(Stage::Collision, [&] { detect_collisions(model_, state_, w); }); // 3. collision
-    timed(Stage::Cavities, [&] { update_cavities(model_, state_, w); });    // 4. cavities
-    timed(Stage::Compliance, [&] { build_compliance(model_, state_, w); }); // 5a. W = h H A⁻¹ Hᵀ
-    timed(Stage::Solve, [&] { solve_constraints(model_, state_, w); });     // 5b. PGS
-    timed(Stage::Correction, [&] {                                          // 6.
-      correct_and_integrate(model_, state_, w);
-      measure_cavities(model_, state_, w);
-    });
+    // a seal the solved shape opens ends in this step: the step is solved again with those
+    // cavities released (at most three times; those released stay released)
+    std::vector<int> released;
+    for (int attempt = 0;; ++attempt) {
+      timed(Stage::Leak, [&] { leak_cavities(model_, state_, w); });          // 1. leak
+      timed(Stage::FreeMotion, [&] {                                          // 2. free motion
+        press_drivers(model_, state_);                                        //    (2a. pressing drivers)
+        free_motion(model_, state_, w);
+      });
+      timed(Stage::Compliance, [&] { prepare_compliance(model_, state_, w); });  //    (5a begins)
+      timed(Stage::Collision, [&] { detect_collisions(model_, state_, w); }); // 3. collision
+      timed(Stage::Cavities, [&] { update_cavities(model_, state_, w); });    // 4. cavities
+      timed(Stage::Compliance, [&] { build_compliance(model_, state_, w); }); // 5a. W = h H A⁻¹ Hᵀ
+      timed(Stage::Solve, [&] { solve_constraints(model_, state_, w); });     // 5b. PGS
+      timed(Stage::Correction, [&] {                                          // 6.
+        correct_and_integrate(model_, state_, w);
+        measure_cavities(model_, state_, w);
+      });
+      std::vector<int> opened;                                                // 6 (check).
+      if (attempt < 3)
+        timed(Stage::Cavities, [&] { opened = check_seals(model_, state_, w); });
+      if (opened.empty()) break;
+      p.seals_opened += static_cast<int>(opened.size());
+      state_ = before;
+      released.insert(released.end(), opened.begin(), opened.end());
+      w.release_cavity_ids = released;
+    }
   } catch (const SimulationError& e) {
     state_ = before;
     throw SimulationError("step " + std::to_string(before.step + 1) + " (t = " +

@@ -19,6 +19,7 @@
 #include "cavity/tracking.h"
 #include "model/body_slots.h"
 #include "stages/stages.h"
+#include "stages/surface_points.h"
 
 namespace suction {
 
@@ -136,6 +137,17 @@ void offset_meshes(const Model& model, const Workspace& work, const PairKey& pai
 /// pair's cavities are then kept as they were, and the union is retried at the next change.
 bool union_pair(const Model& model, const State& state, Workspace& work, const PairKey& pair,
                 std::vector<CavityState>& fresh) {
+  // the pair's sealing contacts (remesh_plan stored them in the state)
+  std::vector<std::uint64_t> keys;
+  for (const auto& s : state.sealing_contacts)
+    if (static_cast<int>(s[0]) == pair.first && static_cast<int>(s[1]) == pair.second) keys.push_back(s[2]);
+  auto& cache = work.union_cache;
+  std::erase_if(cache, [&](const Workspace::CachedUnion& u) { return u.step != state.step; });
+  for (const Workspace::CachedUnion& u : cache)
+    if (u.slot_a == pair.first && u.slot_b == pair.second && u.keys == keys) {
+      fresh = u.fresh;  // the seal check's union at this very shape
+      return true;
+    }
   UnionMesh ma, mb;
   offset_meshes(model, work, pair, ma, mb);
   std::vector<UnionComponent> comps;
@@ -148,6 +160,8 @@ bool union_pair(const Model& model, const State& state, Workspace& work, const P
     return false;
   }
   fresh = cavities_from_union(comps, ma, mb, pair.first, pair.second);
+  std::erase_if(cache, [&](const Workspace::CachedUnion& u) { return u.slot_a == pair.first && u.slot_b == pair.second; });
+  cache.push_back({state.step, pair.first, pair.second, std::move(keys), fresh});
   if (debug_cavities()) {
     std::fprintf(stderr, "t=%.3f pair %d-%d: %zu components:", state.time, pair.first, pair.second, comps.size());
     for (const auto& cp : comps) std::fprintf(stderr, " %.3g", cp.volume);
@@ -265,9 +279,60 @@ void update_cavities(const Model& model, State& state, Workspace& work) {
     if (!union_pair(model, state, work, pair, fresh)) continue;       // 3.
     track_pair(model, state, work, pair, std::move(fresh));           // 4.
   }
+  // a redo of the step (check_seals): the cavities whose seal the solved shape opened are
+  // released (their air joins the atmosphere); their pairs are united again at the next step
+  std::vector<PairKey> reopened;
+  std::erase_if(state.cavities, [&](const CavityState& c) {
+    const bool r = std::find(work.release_cavity_ids.begin(), work.release_cavity_ids.end(), c.id) !=
+                   work.release_cavity_ids.end();
+    if (r) reopened.push_back({c.slot_a, c.slot_b});
+    return r;
+  });
+  std::erase_if(state.sealing_contacts, [&](const auto& s) {
+    return std::find(reopened.begin(), reopened.end(),
+                     PairKey{static_cast<int>(s[0]), static_cast<int>(s[1])}) != reopened.end();
+  });
+  work.release_cavity_ids.clear();
   std::stable_sort(state.cavities.begin(), state.cavities.end(),
                    [](const CavityState& x, const CavityState& y) { return x.id < y.id; });
   add_cavity_rows(model, state, work);                                // 5.
+}
+
+std::vector<int> check_seals(const Model& model, const State& state, Workspace& work) {
+  std::vector<int> had_row;
+  for (int ci : work.cavity_index) had_row.push_back(state.cavities[ci].id);
+  if (had_row.empty() || !model.settings.cavity.enabled) return {};
+  // jobs 0-4 at the end-of-step shape, on a copy of the cavities and the seal bookkeeping
+  std::vector<Points> seal_points;
+  std::vector<Contact> seal_contacts;
+  std::swap(seal_points, work.seal_points);
+  std::swap(seal_contacts, work.seal_contacts);
+  const size_t failures = work.union_failures.size();
+  surface_points_state(model, state, work.seal_points);
+  work.seal_contacts = work.detector.detect(work.seal_points, model.settings.contact.collision);
+  State s;
+  s.step = state.step;
+  s.time = state.time;
+  s.cavities = state.cavities;
+  s.sealing_contacts = state.sealing_contacts;
+  s.next_cavity_id = state.next_cavity_id;
+  const RemeshPlan plan = remesh_plan(model, s, work);
+  release_pairs(s, plan.released);
+  for (const PairKey& pair : plan.recompute) {
+    std::vector<CavityState> fresh;
+    if (!union_pair(model, s, work, pair, fresh)) continue;
+    track_pair(model, s, work, pair, std::move(fresh));
+  }
+  work.union_failures.resize(failures);
+  std::swap(seal_points, work.seal_points);
+  std::swap(seal_contacts, work.seal_contacts);
+  std::vector<int> opened;
+  for (int id : had_row)
+    if (std::none_of(s.cavities.begin(), s.cavities.end(), [&](const CavityState& c) { return c.id == id; }))
+      opened.push_back(id);
+  if (debug_cavities() && !opened.empty())
+    std::fprintf(stderr, "t=%.3f seal check: %zu cavities opened, step solved again\n", state.time, opened.size());
+  return opened;
 }
 
 void measure_cavities(const Model& model, State& state, Workspace&) {

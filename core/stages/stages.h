@@ -37,6 +37,15 @@ void gather_contacts(const Model& model, const State& state, Workspace& work);
 ///    and one pressure row per active cavity with V(x_free) and H_p (cavities.cpp).
 void update_cavities(const Model& model, State& state, Workspace& work);
 
+/// 6 (check). the seal at the solved end-of-step shape: detection and union there (as the
+///    next step's stage 4 will do), on a copy of the cavities; returns the ids of the cavities
+///    that had a pressure row this step and whose seal that shape opens (released or dropped
+///    by the tracker).  The simulation then solves the step again with them released
+///    (work.release_cavity_ids): a seal that opens during a step ends in that step.  Unions
+///    it computes are kept for the next step (work.union_cache); failed ones are not reported
+///    here (the next step retries them).
+std::vector<int> check_seals(const Model& model, const State& state, Workspace& work);
+
 /// 2a. drivers in a press segment (Driver::presses) move their target on by
 /// h·gain·(force − last reaction), at most max_speed (drivers.cpp); before free motion.
 void press_drivers(const Model& model, State& state);

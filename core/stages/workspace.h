@@ -5,6 +5,7 @@
 #include <string>
 
 #include "backends/compliance_backend.h"
+#include "cavity/cavity_state.h"
 #include "collision/contact.h"
 #include "collision/detector.h"
 #include "constraints/rows.h"
@@ -55,6 +56,18 @@ struct Workspace {
   std::vector<double> cavity_volume_free;  // V at x_free of cavity row k, linearized from x_t [m³]
   int cavity_unions = 0;                   // unions computed in this step
   std::vector<UnionFailure> union_failures;  // unions that failed in this step
+  // the seal check at the end of a step (check_seals): the cavities whose seal the solved
+  // shape opened, released by the cavity stage when the step is solved again
+  std::vector<int> release_cavity_ids;
+  // a union computed at the end-of-step shape by the seal check, reused by the next step's
+  // cavity stage (same shape: state.step; same sealing contacts: keys)
+  struct CachedUnion {
+    long step = -1;
+    int slot_a = -1, slot_b = -1;
+    std::vector<std::uint64_t> keys;
+    std::vector<CavityState> fresh;
+  };
+  std::vector<CachedUnion> union_cache;
 
   int solver_iterations = 0;
   double solver_residual = 0.0;
