@@ -1,7 +1,7 @@
 // CPU compliance backend (docs/method.md §7): W = h H A⁻¹ Hᵀ, exact for the step's A.
-// FEM bodies: one solve with the step's factorization per constraint row touching the body
-// (a row touches at most 12 DOFs, so H is assembled sparse and only the touched rows of
-// A⁻¹Hᵀ are read back); rigid bodies: analytic J M⁻¹ Jᵀ.
+// FEM bodies: G = H_b A⁻¹ H_bᵀ from the step's factorization with H_b sparse (a contact row
+// touches at most 12 DOFs); the supernodal Cholesky computes it as Yᵀ Y, Y = L⁻¹ P H_bᵀ, over
+// the supernodes each row reaches (fem/block_ldlt.h); rigid bodies: analytic J M⁻¹ Jᵀ.
 #include "backends/compliance_cpu.h"
 
 #include <algorithm>
@@ -46,37 +46,54 @@ class CpuCompliance final : public ComplianceBackend {
       std::sort(body_rows_.begin(), body_rows_.end());
       for (size_t k = 0; k < body_rows_.size(); ++k) row_local_[body_rows_[k]] = static_cast<int>(k);
       const int k_rows = static_cast<int>(body_rows_.size());
-      Eigen::MatrixXd Z = Eigen::MatrixXd::Zero(3 * sys.num_free, k_rows);
+      // B = H_bᵀ restricted to the body's free DOFs (one column per row), G = Bᵀ A⁻¹ B
+      triplets_.clear();
       for (const auto* t : terms_)
-        Z.block<3, 1>(3 * free_index[t->node], row_local_[t->row]) += t->coeff;
-      sys.factorization->solve_many_in_place(Z);
-      // W[r, s] += h Σ_{terms of r} coeff·Z(node, s)
-      for (const auto* t : terms_) {
-        const int r = t->row;
-        const int fi = 3 * free_index[t->node];
-        for (int s = 0; s < k_rows; ++s)
-          W(r, body_rows_[s]) += h * t->coeff.dot(Z.block<3, 1>(fi, s));
-      }
+        for (int d = 0; d < 3; ++d)
+          if (t->coeff[d] != 0.0) triplets_.emplace_back(3 * free_index[t->node] + d, row_local_[t->row], t->coeff[d]);
+      B_.resize(3 * sys.num_free, k_rows);
+      B_.setFromTriplets(triplets_.begin(), triplets_.end());
+      sys.factorization->inverse_quadratic_form(B_, G_);
+      for (int s = 0; s < k_rows; ++s)
+        for (int r = 0; r < k_rows; ++r) W(body_rows_[r], body_rows_[s]) += h * G_(r, s);
     }
   }
 
-  // per dynamic rigid body: W[r,s] += h (l_r·l_s / m + a_rᵀ I_w⁻¹ a_s)
+  // per dynamic rigid body b with terms (rows) r, s: W[r,s] += h (l_r·l_s / m + a_rᵀ I_w⁻¹ a_s),
+  // as one product J M⁻¹ Jᵀ per body (J: the body's terms × 6) rather than a loop over all
+  // pairs of terms of all bodies
   void add_rigid_blocks(const ComplianceInput& in, const ConstraintRows& rows, Eigen::MatrixXd& W) {
     const double h = in.h;
-    for (size_t i = 0; i < rows.rigid_terms.size(); ++i) {
-      const auto& ti = rows.rigid_terms[i];
-      const ComplianceRigidBody& body = in.rigid[ti.body];
-      for (size_t j = 0; j < rows.rigid_terms.size(); ++j) {
-        const auto& tj = rows.rigid_terms[j];
-        if (tj.body != ti.body) continue;
-        W(ti.row, tj.row) +=
-            h * (ti.linear.dot(tj.linear) / body.mass + ti.angular.dot(body.inverse_inertia * tj.angular));
+    for (size_t b = 0; b < in.rigid.size(); ++b) {
+      rigid_terms_.clear();
+      for (const auto& t : rows.rigid_terms)
+        if (t.body == static_cast<int>(b)) rigid_terms_.push_back(&t);
+      if (rigid_terms_.empty()) continue;
+      const ComplianceRigidBody& body = in.rigid[b];
+      const int nt = static_cast<int>(rigid_terms_.size());
+      J_.resize(nt, 6);
+      MJ_.resize(nt, 6);  // rows of J M⁻¹
+      for (int i = 0; i < nt; ++i) {
+        const auto& t = *rigid_terms_[i];
+        J_.block<1, 3>(i, 0) = t.linear.transpose();
+        J_.block<1, 3>(i, 3) = t.angular.transpose();
+        MJ_.block<1, 3>(i, 0) = t.linear.transpose() / body.mass;
+        MJ_.block<1, 3>(i, 3) = (body.inverse_inertia * t.angular).transpose();
       }
+      S_.noalias() = MJ_ * J_.transpose();
+      for (int j = 0; j < nt; ++j)
+        for (int i = 0; i < nt; ++i) W(rigid_terms_[i]->row, rigid_terms_[j]->row) += h * S_(i, j);
     }
   }
 
   std::vector<int> row_local_, body_rows_;
   std::vector<const ConstraintRows::FemTerm*> terms_;
+  std::vector<Eigen::Triplet<double>> triplets_;
+  Eigen::SparseMatrix<double> B_;
+  Eigen::MatrixXd G_;
+  std::vector<const ConstraintRows::RigidTerm*> rigid_terms_;
+  Eigen::Matrix<double, Eigen::Dynamic, 6> J_, MJ_;
+  Eigen::MatrixXd S_;
 };
 
 }  // namespace

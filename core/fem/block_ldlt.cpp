@@ -275,6 +275,14 @@ void BlockCholesky::analyze(const SparseMatrix& A, int block_size) {
   }
   sn_col_[ns] = n_;
   values_.assign(sn_valptr_[ns], 0.0);
+  iperm_.resize(n_);
+  for (int k = 0; k < n_; ++k) iperm_[perm_[k]] = k;
+  col_sn_ = col_sn;
+  sn_parent_.assign(ns, -1);
+  for (int s = 0; s < ns; ++s) {
+    const int nrow = sn_rowptr_[s + 1] - sn_rowptr_[s], ncol = sn_col_[s + 1] - sn_col_[s];
+    if (nrow > ncol) sn_parent_[s] = col_sn[sn_rows_[sn_rowptr_[s] + ncol]];
+  }
 
   // update lists: source supernode K, rows [r1, r2) of K fall in the columns of target J
   upd_ptr_.assign(ns + 1, 0);
@@ -442,6 +450,122 @@ void BlockCholesky::solve_many_in_place(Eigen::Ref<MatX> B) const {
     for (int k = 0; k < n_; ++k)
       for (int c = 0; c < m; ++c) B(perm_[k], c0 + c) = Y[static_cast<size_t>(k) * m + c];
   }
+}
+
+void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const {
+  if (!factorized_) throw std::logic_error("BlockCholesky::inverse_quadratic_form: no factorization");
+  if (B.rows() != n_) throw std::invalid_argument("BlockCholesky::inverse_quadratic_form: wrong size");
+  const int k = static_cast<int>(B.cols());
+  G.setZero(k, k);
+  if (k == 0 || n_ == 0) return;
+  const int ns = num_supernodes();
+  // columns ordered by their first supernode (postorder: neighbours share their paths)
+  std::vector<std::pair<int, int>> first(k);
+  for (int c = 0; c < k; ++c) {
+    int f = ns;
+    for (SparseMatrix::InnerIterator it(B, c); it; ++it)
+      if (it.value() != 0.0) f = std::min(f, col_sn_[iperm_[it.row()]]);
+    first[c] = {f, c};
+  }
+  std::sort(first.begin(), first.end());
+  constexpr int kChunk = 16;
+  const int nchunks = (k + kChunk - 1) / kChunk;
+  // per chunk: its columns, the supernodes it reaches (ascending) and Y on their columns
+  struct Chunk {
+    int m = 0;
+    int cols[kChunk];
+    std::vector<int> sn;            // reached supernodes, ascending
+    std::vector<size_t> offset;     // per reached supernode: start of its rows in y
+    std::vector<double> y;          // rows of the reached supernodes' columns, m values each
+  };
+  std::vector<Chunk> chunks(nchunks);
+  std::vector<int> mark(ns, -1);
+  std::vector<double>& ybuf = iqf_y_;  // kept between calls: no allocation per step
+  ybuf.resize(static_cast<size_t>(n_) * kChunk);
+  for (int p = 0; p < nchunks; ++p) {
+    Chunk& ch = chunks[p];
+    ch.m = std::min(kChunk, k - p * kChunk);
+    constexpr int m = kChunk;  // a short last chunk is padded with zero columns
+    for (int c = 0; c < ch.m; ++c) {
+      ch.cols[c] = first[p * kChunk + c].second;
+      // the union of the paths from each nonzero's supernode to the root
+      for (SparseMatrix::InnerIterator it(B, ch.cols[c]); it; ++it)
+        for (int J = col_sn_[iperm_[it.row()]]; J >= 0 && mark[J] != p; J = sn_parent_[J]) {
+          mark[J] = p;
+          ch.sn.push_back(J);
+        }
+    }
+    std::sort(ch.sn.begin(), ch.sn.end());
+    double* __restrict Y = ybuf.data();
+    for (int J : ch.sn)
+      std::fill(Y + static_cast<size_t>(sn_col_[J]) * m, Y + static_cast<size_t>(sn_col_[J + 1]) * m, 0.0);
+    for (int c = 0; c < ch.m; ++c)
+      for (SparseMatrix::InnerIterator it(B, ch.cols[c]); it; ++it)
+        Y[static_cast<size_t>(iperm_[it.row()]) * m + c] += it.value();
+    for (int J : ch.sn) {  // L Y = P B over the reached supernodes, in elimination order
+      const int* rows = sn_rows_.data() + sn_rowptr_[J];
+      const int nJ = sn_rowptr_[J + 1] - sn_rowptr_[J];
+      const int kJ = sn_col_[J + 1] - sn_col_[J];
+      double* __restrict X = Y + static_cast<size_t>(sn_col_[J]) * m;
+      const double* L = values_.data() + sn_valptr_[J];
+      using Row = Eigen::Array<double, 1, m>;
+      for (int j = 0; j < kJ; ++j, L += nJ) {
+        Eigen::Map<Row> xj(X + static_cast<size_t>(j) * m);
+        xj *= 1.0 / L[j];
+        const Row t = xj;
+        for (int i = j + 1; i < kJ; ++i) Eigen::Map<Row>(X + static_cast<size_t>(i) * m) -= L[i] * t;
+        for (int i = kJ; i < nJ; ++i) Eigen::Map<Row>(Y + static_cast<size_t>(rows[i]) * m) -= L[i] * t;
+      }
+    }
+    size_t total = 0;
+    ch.offset.resize(ch.sn.size());
+    for (size_t q = 0; q < ch.sn.size(); ++q) {
+      ch.offset[q] = total;
+      total += static_cast<size_t>(sn_col_[ch.sn[q] + 1] - sn_col_[ch.sn[q]]) * m;
+    }
+    ch.y.resize(total);
+    for (size_t q = 0; q < ch.sn.size(); ++q) {
+      const int J = ch.sn[q];
+      std::copy(Y + static_cast<size_t>(sn_col_[J]) * m, Y + static_cast<size_t>(sn_col_[J + 1]) * m,
+                ch.y.begin() + ch.offset[q]);
+    }
+  }
+  // G = Yᵀ Y = Σ_J Y_Jᵀ Y_J over the supernodes J: one symmetric rank update per supernode
+  // with the blocks of every group that reaches it, summed into Gs (the groups' column order)
+  using Block = Eigen::Matrix<double, Eigen::Dynamic, kChunk, Eigen::RowMajor>;
+  std::vector<std::vector<std::pair<int, size_t>>> by_sn(ns);  // (group, offset in its y)
+  for (int p = 0; p < nchunks; ++p)
+    for (size_t q = 0; q < chunks[p].sn.size(); ++q) by_sn[chunks[p].sn[q]].push_back({p, chunks[p].offset[q]});
+  MatX& Gs = iqf_gs_;
+  MatX& M = iqf_m_;
+  MatX& P = iqf_p_;
+  Gs.setZero(kChunk * nchunks, kChunk * nchunks);
+  for (int J = 0; J < ns; ++J) {
+    const auto& reach = by_sn[J];
+    if (reach.empty()) continue;
+    const int kJ = sn_col_[J + 1] - sn_col_[J];
+    const int c = static_cast<int>(reach.size());
+    M.resize(kJ, kChunk * c);
+    for (int t = 0; t < c; ++t)
+      M.middleCols(kChunk * t, kChunk) = Eigen::Map<const Block>(chunks[reach[t].first].y.data() + reach[t].second, kJ, kChunk);
+    P.setZero(kChunk * c, kChunk * c);
+    P.selfadjointView<Eigen::Lower>().rankUpdate(M.transpose());
+    for (int t2 = 0; t2 < c; ++t2) {  // groups ascend with t: block (t1, t2), t1 ≥ t2, is lower
+      const int g2 = kChunk * reach[t2].first;
+      Gs.block(g2, g2, kChunk, kChunk).triangularView<Eigen::Lower>() +=
+          P.block(kChunk * t2, kChunk * t2, kChunk, kChunk);
+      for (int t1 = t2 + 1; t1 < c; ++t1)
+        Gs.block(kChunk * reach[t1].first, g2, kChunk, kChunk) += P.block(kChunk * t1, kChunk * t2, kChunk, kChunk);
+    }
+  }
+  for (int q = 0; q < nchunks; ++q)
+    for (int j = 0; j < chunks[q].m; ++j)
+      for (int p = q; p < nchunks; ++p)
+        for (int i = p == q ? j : 0; i < chunks[p].m; ++i) {
+          const double v = Gs(kChunk * p + i, kChunk * q + j);
+          G(chunks[p].cols[i], chunks[q].cols[j]) = v;
+          G(chunks[q].cols[j], chunks[p].cols[i]) = v;
+        }
 }
 
 void BlockCholesky::solve_in_place(Eigen::Ref<VecX> b) const {

@@ -3,6 +3,7 @@
 // to know which factorization the FEM kernels chose (fem/block_ldlt.h today).
 #pragma once
 #include <Eigen/Core>
+#include <Eigen/SparseCore>
 
 namespace suction {
 
@@ -15,6 +16,14 @@ class Factorization {
   virtual void solve_in_place(Eigen::Ref<Eigen::VectorXd> b) const = 0;
   /// B ← A⁻¹ B for several right-hand sides (the columns of B)
   virtual void solve_many_in_place(Eigen::Ref<Eigen::MatrixXd> B) const = 0;
+  /// G = Bᵀ A⁻¹ B for a sparse B (rows() × k): k × k, symmetric.  The default solves with every
+  /// column of B; a factorization may exploit B's sparsity (fem/block_ldlt.h does).
+  virtual void inverse_quadratic_form(const Eigen::SparseMatrix<double>& B, Eigen::MatrixXd& G) const {
+    Eigen::MatrixXd X = B;
+    solve_many_in_place(X);
+    G = B.transpose() * X;
+    G = 0.5 * (G + G.transpose()).eval();
+  }
 };
 
 }  // namespace suction
