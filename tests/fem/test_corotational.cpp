@@ -2,6 +2,9 @@
 // differences, at large rotations; patch test; rotation invariance.
 #include <gtest/gtest.h>
 
+#include <Eigen/Geometry>
+#include <Eigen/SVD>
+
 #include <cstdio>
 #include <random>
 
@@ -51,6 +54,33 @@ TEST(Corotational, PolarRotationIsProperAndSymmetrizes) {
     const Mat3 S = R.transpose() * F;
     EXPECT_NEAR((S - S.transpose()).norm(), 0.0, 1e-12 * F.norm());
   }
+}
+
+// The fast path (a scaled Newton iteration) gives the SVD's polar rotation: on element-like
+// deformations (a rotation times a stretch of up to ±60 %), on near-flat and on inverted ones.
+TEST(Corotational, PolarRotationMatchesTheSvd) {
+  auto svd_polar = [](const Mat3& F) {
+    Eigen::JacobiSVD<Mat3> svd(F, Eigen::ComputeFullU | Eigen::ComputeFullV);
+    Mat3 U = svd.matrixU();
+    if (U.determinant() * svd.matrixV().determinant() < 0.0) U.col(2) *= -1.0;
+    return Mat3(U * svd.matrixV().transpose());
+  };
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  double worst = 0.0;
+  for (int k = 0; k < 2000; ++k) {
+    const Mat3 R0 = Eigen::AngleAxisd(3.0 * u(rng), Vec3(u(rng), u(rng), u(rng)).normalized()).toRotationMatrix();
+    Mat3 E;  // a symmetric strain, growing with k; some flattened, some inverted
+    for (int i = 0; i < 3; ++i)
+      for (int j = i; j < 3; ++j) E(i, j) = E(j, i) = 0.6 * u(rng) * (k + 1) / 2000.0;
+    Mat3 F = R0 * (Mat3::Identity() + E);
+    if (k % 7 == 0) F.col(k % 3) *= 1e-4;   // nearly flat
+    if (k % 11 == 0) F.col(k % 3) *= -0.5;  // inverted
+    const Mat3 R = polar_rotation(F), Rs = svd_polar(F);
+    worst = std::max(worst, (R - Rs).norm());
+    ASSERT_NEAR(R.determinant(), 1.0, 1e-12) << k;
+  }
+  EXPECT_LT(worst, 1e-12);
 }
 
 TEST(Corotational, ForceIsMinusEnergyGradient) {
