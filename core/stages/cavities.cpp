@@ -324,6 +324,10 @@ std::vector<int> check_seals(const Model& model, const State& state, Workspace& 
     track_pair(model, s, work, pair, std::move(fresh));
   }
   work.union_failures.resize(failures);
+  // keep this detection for the next step's collision stage (same shape), restore this step's
+  std::swap(work.cached_seal_points, work.seal_points);
+  std::swap(work.cached_seal_contacts, work.seal_contacts);
+  work.cached_seal_step = state.step;
   std::swap(seal_points, work.seal_points);
   std::swap(seal_contacts, work.seal_contacts);
   std::vector<int> opened;

@@ -68,6 +68,11 @@ struct Workspace {
     std::vector<CavityState> fresh;
   };
   std::vector<CachedUnion> union_cache;
+  // the seal check's detection at the end-of-step shape, which is the next step's x_t: the
+  // collision stage reuses it when state.step == cached_seal_step
+  long cached_seal_step = -1;
+  std::vector<Points> cached_seal_points;
+  std::vector<Contact> cached_seal_contacts;
 
   int solver_iterations = 0;
   double solver_residual = 0.0;
