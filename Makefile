@@ -11,7 +11,12 @@
 #   make demo-native  native build, then: suction run scenes/default.json (a text summary)
 #   make web      assemble build/web (web/ + three.js + the wasm-web module + scenes/)
 #   make test-web node unit tests of web/ (node --test web/test/) + the chromium e2e test
-#   make bench    native build, then: suction bench on cup_fall, default, ground, rigid_lift; sweeps
+#   make bench    native build, then: suction bench on cup_fall, default, ground, rigid_lift,
+#                 pull_test (per-stage tables); the compliance sweep; wasm (node) against native
+#                 over the whole of ground, rigid_lift, pull_test; then bench-browser
+#   make bench-wasm   wasm (node) against native, 200 steps of default and cup_fall (a table)
+#   make bench-browser  wasm-web, web, then bench/browser_rtf.mjs: the real-time factor in
+#                 headless chromium of ground, rigid_lift, pull_test (a table; JSON in build/bench)
 #   make cuda     configure + build build/cuda (SUCTION_WITH_CUDA=ON, sm_90; compile only here)
 #   make table2   cuda build, then scripts/table2.py: the paper's Table 2 sweep, cpu and cuda
 #   make convergence  native build, then scripts/convergence.py: the paper's Fig. 9 study (mesh
@@ -56,7 +61,7 @@ export CTEST_OUTPUT_ON_FAILURE := 1
 
 .PHONY: all test deps native wasm cuda table2 convergence demo bench clean \
         test-native test-wasm configure-native configure-wasm configure-cuda \
-        wasm-web configure-wasm-web bench-wasm \
+        wasm-web configure-wasm-web bench-wasm bench-browser \
         web web-deps serve demo-native test-web test-web-unit test-web-e2e
 
 all: native  ## plain `make`: the native build
@@ -136,13 +141,18 @@ test: deps
 demo-native: native
 	$(SUCTION_BIN) run scenes/default.json
 
+# the scenes of the issue "Real time in the browser": per-stage tables, wasm/native, browser RTF
+BENCH_SCENES := ground rigid_lift pull_test
+
 bench: native
 	$(SUCTION_BIN) bench scenes/cup_fall.json
 	$(SUCTION_BIN) bench scenes/default.json
 	$(SUCTION_BIN) bench scenes/ground.json
 	$(SUCTION_BIN) bench scenes/rigid_lift.json
+	$(SUCTION_BIN) bench scenes/pull_test.json
 	bench/compliance_sweep.sh $(SUCTION_BIN)
-	@$(MAKE) bench-wasm SUCTION_DEPS_CHECKED=1
+	@$(MAKE) bench-wasm SUCTION_DEPS_CHECKED=1 BENCH_WASM_SCENES="$(BENCH_SCENES)" BENCH_WASM_STEPS=whole
+	@$(MAKE) bench-browser SUCTION_DEPS_CHECKED=1
 
 # the paper's Fig. 9: ground.json over 4 cup meshes and 3 time steps, sequential (~15 min);
 # CSVs and the table in build/convergence, the figure in docs/img/convergence.png
@@ -150,9 +160,21 @@ convergence: native
 	@scripts/install-deps.sh --plots
 	/usr/bin/python3 scripts/convergence.py --suction $(SUCTION_BIN)
 
-# WebAssembly (node) against native, ms/step on default and cup_fall (a markdown table)
+# WebAssembly (node) against native, ms/step on default and cup_fall (a markdown table);
+# BENCH_WASM_SCENES (the script's SCENES) and BENCH_WASM_STEPS (a count, or `whole`) override
+BENCH_WASM_SCENES ?=
+BENCH_WASM_STEPS  ?=
 bench-wasm: native wasm
-	bench/wasm_vs_native.sh $(SUCTION_BIN) $(WASM_DIR)/wasm/suction_wasm_node.js
+	$(if $(BENCH_WASM_SCENES),SCENES="$(BENCH_WASM_SCENES)") bench/wasm_vs_native.sh $(SUCTION_BIN) \
+	  $(WASM_DIR)/wasm/suction_wasm_node.js $(BENCH_WASM_STEPS)
+
+# the browser's real-time factor: each scene's whole duration in headless chromium at the page's
+# highest speed (bench/browser_rtf.mjs; needs the page, built as for test-web-e2e).
+# BENCH_BROWSER_ARGS: more options, e.g. --timeout pull_test=300
+BENCH_BROWSER_ARGS ?=
+bench-browser: wasm-web web
+	@echo "==> bench: browser real-time factor (chromium, bench/browser_rtf.mjs)"
+	$(NODE) bench/browser_rtf.mjs $(BENCH_SCENES) --json $(BUILD_DIR)/bench/browser_rtf.json $(BENCH_BROWSER_ARGS)
 
 # --- CUDA (compile-only where no GPU is present) ----------------------------------------
 configure-cuda: deps
