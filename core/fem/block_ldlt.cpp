@@ -483,7 +483,7 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
     first[c] = {f, c};
   }
   std::sort(first.begin(), first.end());
-  constexpr int kChunk = 16;
+  constexpr int kChunk = kGroup;
   const int nchunks = (k + kChunk - 1) / kChunk;
   // per chunk: its columns, the supernodes it reaches (ascending) and Y on their columns
   struct Chunk {
@@ -523,6 +523,20 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
       const int kJ = sn_col_[J + 1] - sn_col_[J];
       double* __restrict X = Y + static_cast<size_t>(sn_col_[J]) * m;
       const double* L = values_.data() + sn_valptr_[J];
+      if (kJ >= kBlockedPanel / 2) {  // a wide supernode: Eigen's blocked TRSM and GEMM
+        using Stride = Eigen::OuterStride<>;
+        Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, m, Eigen::RowMajor>> Xm(X, kJ, m);
+        const Eigen::Map<const Eigen::MatrixXd, 0, Stride> L11(L, kJ, kJ, Stride(nJ));
+        L11.triangularView<Eigen::Lower>().solveInPlace(Xm);
+        if (nJ > kJ) {
+          const Eigen::Map<const Eigen::MatrixXd, 0, Stride> L21(L + kJ, nJ - kJ, kJ, Stride(nJ));
+          auto& T = iqf_t_;
+          T.noalias() = L21 * Xm;
+          for (int i = kJ; i < nJ; ++i)
+            Eigen::Map<Eigen::Array<double, 1, m>>(Y + static_cast<size_t>(rows[i]) * m) -= T.row(i - kJ).array();
+        }
+        continue;
+      }
       using Row = Eigen::Array<double, 1, m>;
       for (int j = 0; j < kJ; ++j, L += nJ) {
         Eigen::Map<Row> xj(X + static_cast<size_t>(j) * m);
