@@ -41,7 +41,7 @@ export class SimHost {
   handle(msg) {
     switch (msg.type) {
       case 'load': return this.load(msg.text, msg.baseDir || '', msg.name);
-      case 'play': this.playing = true; this.lastTickWall = null; this.rtfWindow = []; this.status(); this.schedule(); return;
+      case 'play': this.playing = true; this.lastTickWall = null; this.simDebt = 0; this.rtfWindow = []; this.status(); this.schedule(); return;
       case 'pause': this.playing = false; this.status(); return;
       case 'step': this.runSteps(Math.max(1, msg.n | 0), Infinity); this.dirty = true; this.maybeFrame(); return;
       case 'reset': this.reset(); return;
@@ -49,7 +49,7 @@ export class SimHost {
         if (msg.mode) this.mode = msg.mode;
         if (msg.stepsPerFrame) this.stepsPerFrame = Math.max(1, msg.stepsPerFrame | 0);
         if (msg.timeFactor) this.timeFactor = Math.max(1e-4, +msg.timeFactor);
-        this.rtfWindow = []; return;
+        this.simDebt = 0; this.rtfWindow = []; return;
       case 'override': return this.override(msg.list);
       case 'drag': this.drag.set(msg.driver, { target: msg.target.slice(0, 3) }); return;
       case 'dragSpeed': this.dragSpeed = +msg.value; return;
@@ -153,9 +153,11 @@ export class SimHost {
     this.lastTickWall = t;
     this.simDebt = (this.simDebt || 0) + wall * 1e-3 * this.timeFactor;
     const dt = this.sim.dt();
-    const n = Math.floor(this.simDebt / dt);
-    this.simDebt -= n * dt;
-    return Math.min(n, this.maxStepsPerTick);
+    const n = Math.min(Math.floor(this.simDebt / dt), this.maxStepsPerTick);
+    // What a machine that cannot keep up did not run is dropped, not owed: it runs flat out
+    // while behind, and a later, lower speed plays at once instead of paying off a backlog.
+    this.simDebt = Math.min(this.simDebt - n * dt, dt);
+    return n;
   }
 
   tick() {

@@ -119,3 +119,19 @@ test('play runs ticks and stops at the end of the scene', async () => {
   assert.equal(of('end').length, 1);
   assert.ok(Math.abs(host.sim.time() - host.sim.duration()) < 1e-9);
 });
+
+test('real-time pacing: a speed the machine cannot reach leaves no backlog for a later speed', () => {
+  const { host } = makeHost();
+  host.handle({ type: 'load', text: sceneText, name: 'default' });
+  const dt = host.sim.dt();
+  host.handle({ type: 'speed', mode: 'realtime', timeFactor: 10000 });
+  for (let i = 0; i < 5; ++i) {  // 100 ms of wall clock per tick at 10000x: far beyond the cap
+    host.lastTickWall = performance.now() - 100;
+    assert.equal(host.stepsThisTick(), host.maxStepsPerTick);
+    assert.ok(host.simDebt <= dt + 1e-12, `no backlog kept (${host.simDebt} s)`);
+  }
+  host.handle({ type: 'speed', timeFactor: 1 });
+  host.lastTickWall = performance.now() - 50;  // 50 ms at 1x real time
+  const n = host.stepsThisTick();
+  assert.ok(n >= Math.floor(0.05 / dt) - 1 && n <= Math.ceil(0.05 / dt) + 1, `${n} steps for 50 ms at dt ${dt}`);
+});
