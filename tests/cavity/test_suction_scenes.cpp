@@ -164,12 +164,13 @@ TEST(SuctionScenes, PullTestPeakForceIsBoundedByAtmosphericPressure) {
 // cavity's geometry, not on the solver's rows, so the balance fails if the pressure acts on
 // the wrong area or the seal is lost while the suction still holds.  A seal judged on the
 // free-motion shape broke while the lip carried half of the suction (9.6 N of pull for 18.1 N).
-void expect_detachment_balances(const std::vector<std::string>& sets, const char* label) {
-  Simulation sim(load("pull_test.json", sets));
+void expect_detachment_balances(const std::string& scene, const std::vector<std::string>& sets, const char* label,
+                                const std::string& force_probe) {
+  Simulation sim(load(scene, sets));
   double cup_mass = 0.0;
   for (double m : sim.model().fem[0].node_mass) cup_mass += m;
   const double weight = cup_mass * sim.model().settings.gravity.norm();
-  const int pf = probe_index(sim.model(), "pull_force");
+  const int pf = probe_index(sim.model(), force_probe);
   const long steps = std::lround(sim.model().settings.duration / sim.model().settings.dt);
   const double pull_start = sim.model().drivers.at(0).keyframes.times.at(2);  // after press and hold
   double last_pull = 0.0, last_hold = 0.0, last_contact = 0.0, last_t = 0.0;
@@ -201,16 +202,16 @@ void expect_detachment_balances(const std::vector<std::string>& sets, const char
 
 // A light press (3 N: the cup attaches keeping most of its air): the lip lifts evenly.
 TEST(SuctionScenes, PullTestLetsGoWhenThePullBalancesTheSuctionOnFlat) {
-  expect_detachment_balances({"/parameters/press_N=3"}, "flat, 3 N press");
+  expect_detachment_balances("pull_test.json", {"/parameters/press_N=3"}, "flat, 3 N press", "pull_force");
 }
 
 // The default 10 N press nearly flattens the cup: it lets go later, at another pressure.
 TEST(SuctionScenes, PullTestBalanceAtDetachmentAfterTheDefaultPress) {
-  expect_detachment_balances({}, "flat, 10 N press");
+  expect_detachment_balances("pull_test.json", {}, "flat, 10 N press", "pull_force");
 }
 
 TEST(SuctionScenes, PullTestBalanceAtDetachmentOnACylinder) {
-  expect_detachment_balances({"/parameters/R_mm=31.5"}, "R = 31.5 mm, 10 N press");
+  expect_detachment_balances("pull_test.json", {"/parameters/R_mm=31.5"}, "R = 31.5 mm, 10 N press", "pull_force");
 }
 
 // The cup lifts the 100 g jelly cube by suction (issue 10): the cube hangs under the cup, the
@@ -294,4 +295,87 @@ TEST(SuctionScenes, LeakLetsAirIn) {
   const double n0 = sim.state().cavities.at(0).air;
   for (int i = 0; i < 10; ++i) sim.step();
   EXPECT_NEAR(sim.state().cavities.at(0).air - n0, 10 * sim.model().settings.dt * rate, 1e-12);
+}
+
+// The paper's masses scene (scenes/masses.json, masses_two_cups.json): one cup lifts 1.25,
+// 2.5 and 5 kg, stretching further and reaching a lower pressure the heavier the cube, the hand
+// carrying the weights; it lets go of 7 kg with the cube still on the ground, the pull then
+// balancing the suction; two cups lift the 7 kg cube, each carrying half.
+namespace {
+struct Lift {
+  double p_min, z_end, lifted, hand_mean;  // hand_mean: mean total hand force over the last 0.3 s
+  std::vector<double> hands;               // each hand's mean over the last 0.3 s
+};
+Lift lift(const std::string& scene, double mass_kg, const std::vector<std::string>& hands) {
+  Simulation sim(load(scene, {"/parameters/mass_kg=" + std::to_string(mass_kg)}));
+  const double p_atm = sim.model().settings.p_atm;
+  std::vector<int> hp;
+  for (const auto& h : hands) hp.push_back(probe_index(sim.model(), h));
+  const int pz = probe_index(sim.model(), "object_z");
+  const double z0 = sim.probe_values()[pz], duration = sim.model().settings.duration;
+  Lift r{p_atm, z0, 0.0, 0.0, std::vector<double>(hp.size(), 0.0)};
+  int n = 0;
+  const long steps = std::lround(duration / sim.model().settings.dt);
+  for (long i = 0; i < steps; ++i) {
+    sim.step();
+    const auto v = sim.probe_values();
+    const CavitySummary c = sim.cavity_summary();
+    if (c.count > 0) {
+      r.p_min = std::min(r.p_min, c.pressure_min);
+      if (c.pressure_min < p_atm) r.lifted = std::max(r.lifted, v[pz] - z0);
+    }
+    if (sim.state().time > duration - 0.3 + 1e-9) {
+      for (size_t k = 0; k < hp.size(); ++k) r.hands[k] += v[hp[k]];
+      ++n;
+    }
+    r.z_end = v[pz];
+  }
+  for (double& h : r.hands) {
+    h /= std::max(n, 1);
+    r.hand_mean += h;
+  }
+  return r;
+}
+double total_weight(const Model& m) {
+  double mass = 0.0;
+  for (const auto& f : m.fem)
+    for (double x : f.node_mass) mass += x;
+  for (const auto& b : m.rigid)
+    if (b.kind == RigidKind::Dynamic) mass += b.mass;
+  return mass * m.settings.gravity.norm();
+}
+}  // namespace
+
+TEST(SuctionScenes, MassesOneCupLiftsHeavierCubesStretchingFurther) {
+  double last_p = 1e9, last_z = 1e9;
+  for (double kg : {1.25, 2.5, 5.0}) {
+    const Lift r = lift("masses.json", kg, {"hand_force"});
+    const double w = total_weight(load("masses.json", {"/parameters/mass_kg=" + std::to_string(kg)}));
+    std::printf("masses, one cup, %.2f kg: lifted %.1f mm, P_min %.1f kPa, hand %.2f N for weights %.2f N\n", kg,
+                1e3 * r.lifted, 1e-3 * r.p_min, r.hand_mean, w);
+    EXPECT_GT(r.lifted, 0.02) << kg << " kg: lifted more than 20 mm under suction";
+    EXPECT_NEAR(r.hand_mean, w, 0.02 * w) << kg << " kg: the hand carries cup and cube";
+    EXPECT_LT(r.p_min, last_p) << kg << " kg: a heavier cube takes a lower pressure";
+    EXPECT_LT(r.z_end, last_z) << kg << " kg: and the cup stretches further (the cube hangs lower)";
+    last_p = r.p_min;
+    last_z = r.z_end;
+  }
+}
+
+TEST(SuctionScenes, MassesOneCupLetsGoOfSevenKilogramsInBalance) {
+  const Lift r = lift("masses.json", 7.0, {"hand_force"});
+  EXPECT_LT(r.lifted, 0.001) << "7 kg is not lifted by one cup";
+  EXPECT_LT(r.z_end, 0.0305) << "and stays on the ground";
+  expect_detachment_balances("masses.json", {"/parameters/mass_kg=7"}, "masses, one cup, 7 kg", "hand_force");
+}
+
+TEST(SuctionScenes, MassesTwoCupsLiftSevenKilograms) {
+  const Lift r = lift("masses_two_cups.json", 7.0, {"hand_a_force", "hand_b_force"});
+  const double w = total_weight(load("masses_two_cups.json"));
+  std::printf("masses, two cups, 7 kg: lifted %.1f mm, P_min %.1f kPa, hands %.2f N for weights %.2f N\n",
+              1e3 * r.lifted, 1e-3 * r.p_min, r.hand_mean, w);
+  EXPECT_GT(r.lifted, 0.02) << "two cups lift what one cannot";
+  EXPECT_NEAR(r.hand_mean, w, 0.02 * w) << "the two hands carry cups and cube";
+  EXPECT_NEAR(r.hands[0], 0.5 * w, 0.05 * w) << "each cup carries half";
+  EXPECT_NEAR(r.hands[1], 0.5 * w, 0.05 * w) << "each cup carries half";
 }
