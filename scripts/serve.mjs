@@ -39,10 +39,18 @@ function send(res, status, body, type = 'text/plain; charset=utf-8', extra = {})
   res.end(body);
 }
 
-const server = http.createServer((req, res) => {
+// The URL path of a file or directory under dir: one leading slash, each segment
+// percent-encoded (a header carries only Latin-1, and `//host` would be another origin).
+function urlPath(file) {
+  const rel = path.relative(dir, file);
+  return '/' + (rel ? rel.split(path.sep).map(encodeURIComponent).join('/') : '');
+}
+
+function handle(req, res) {
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed\n', undefined, { Allow: 'GET, HEAD' });
   let rel;
-  try { rel = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { return send(res, 400, 'bad request\n'); }
+  // the path as sent ('//sub' is a path here, not a host)
+  try { rel = decodeURIComponent(new URL('http://x' + req.url).pathname); } catch { return send(res, 400, 'bad request\n'); }
   if (rel.includes('\0')) return send(res, 400, 'bad request\n');
   // reject anything that would leave the served directory (.. segments, encoded or not)
   if (rel.split(/[\\/]/).includes('..')) return send(res, 403, 'forbidden\n');
@@ -52,7 +60,7 @@ const server = http.createServer((req, res) => {
   try { st = fs.statSync(file); } catch { return send(res, 404, 'not found\n'); }
   if (st.isDirectory()) {
     // no directory listing: a directory serves its index.html or nothing
-    if (!rel.endsWith('/')) return send(res, 301, '', undefined, { Location: rel + '/' });
+    if (!rel.endsWith('/')) return send(res, 301, '', undefined, { Location: urlPath(file) + '/' });
     file = path.join(file, 'index.html');
     try { st = fs.statSync(file); } catch { return send(res, 404, 'not found\n'); }
   }
@@ -65,6 +73,20 @@ const server = http.createServer((req, res) => {
   res.writeHead(200, { ...COMMON, 'Content-Type': type, 'Content-Length': st.size });
   if (req.method === 'HEAD') return res.end();
   fs.createReadStream(file).on('error', () => res.destroy()).pipe(res);
+}
+
+// every request inside a try/catch: a bug answers 500 and the server keeps serving
+const server = http.createServer((req, res) => {
+  try {
+    handle(req, res);
+  } catch (e) {
+    console.error(`serve: ${req.method} ${req.url}: ${e && e.message || e}`);
+    if (!res.headersSent) {
+      try { send(res, 500, 'internal error\n'); } catch { res.destroy(); }
+    } else {
+      res.destroy();
+    }
+  }
 });
 
 server.on('error', (e) => { console.error(`serve: ${e.message}`); process.exit(1); });
