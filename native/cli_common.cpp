@@ -57,6 +57,22 @@ std::string format(const char* fmt, ...) {
   return out;
 }
 
+CLI::Validator finite_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double v = 0.0;
+        try {
+          size_t used = 0;
+          v = std::stod(text, &used);
+          if (used != text.size()) return "'" + text + "' is not a number";
+        } catch (const std::exception&) {
+          return "'" + text + "' is not a number";
+        }
+        return std::isfinite(v) ? std::string() : "'" + text + "' must be a finite number";
+      },
+      "FINITE");
+}
+
 std::string format_duration(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "?";
   if (seconds < 1.0) return format("%.1f ms", seconds * 1e3);

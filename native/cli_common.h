@@ -26,6 +26,11 @@ struct SceneOptions {
 };
 void add_scene_options(CLI::App* command, SceneOptions& options);
 
+/// A CLI11 check that a number is finite (CLI11's PositiveNumber lets `nan` through).
+CLI::Validator finite_number();
+/// The most steps one run takes (a --duration or --steps beyond it is bad input).
+constexpr long kMaxRunSteps = 1000000000L;
+
 struct RunOptions {
   SceneOptions scene;
   long steps = -1;        // -1: from --duration or the scene's settings.duration

@@ -14,10 +14,10 @@ void add_bench_command(CLI::App& app, BenchOptions& options, CLI::App*& command)
       "bench", "time the stages of a step (mean and max ms, as the paper's Table 1)");
   add_scene_options(command, options.scene);
   command->add_option("--steps", options.steps, "timed steps (default 200)")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1L, kMaxRunSteps))
       ->type_name("N");
   command->add_option("--warmup", options.warmup, "untimed steps first (default 20)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(CLI::Range(0L, kMaxRunSteps))
       ->type_name("N");
   command->add_option("--json", options.json, "also write the statistics as JSON")
       ->type_name("FILE");

@@ -85,7 +85,12 @@ long steps_to_run(const RunOptions& options, const Model& model) {
   if (options.steps >= 0) return options.steps;
   const double duration = options.duration >= 0 ? options.duration : model.settings.duration;
   // a duration that is a whole number of steps up to rounding gives exactly that many
-  return std::max(0L, long(std::ceil(duration / model.settings.dt - 1e-9)));
+  const double steps = std::ceil(duration / model.settings.dt - 1e-9);
+  if (!(steps <= static_cast<double>(kMaxRunSteps)))
+    throw InputError("a duration of " + format_value(duration) + " s at dt = " + format_value(model.settings.dt) +
+                     " s is " + format_value(steps) + " steps: at most " + std::to_string(kMaxRunSteps) +
+                     " steps per run");
+  return std::max(0L, static_cast<long>(steps));
 }
 
 void print_summary(const RunOptions& options, const Simulation& sim, long steps_done,
@@ -166,17 +171,17 @@ void add_run_command(CLI::App& app, RunOptions& options, CLI::App*& command) {
   command = app.add_subcommand("run", "simulate a scene headless; summary on stdout");
   add_scene_options(command, options.scene);
   auto* steps = command->add_option("--steps", options.steps, "number of steps to run")
-                    ->check(CLI::NonNegativeNumber)
+                    ->check(CLI::Range(0L, kMaxRunSteps))
                     ->type_name("N");
   auto* duration = command
                        ->add_option("--duration", options.duration,
                                     "simulated time to run [s] (default: the scene's "
                                     "settings.duration)")
-                       ->check(CLI::NonNegativeNumber)
+                       ->check(CLI::NonNegativeNumber & finite_number())
                        ->type_name("S");
   steps->excludes(duration);
   command->add_option("--dt", options.dt, "time step h [s] (default: the scene's settings.dt)")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::PositiveNumber & finite_number())
       ->type_name("H");
   command->add_option("--csv", options.csv, "write a CSV row per step (docs/cli.md)")
       ->type_name("FILE");

@@ -50,5 +50,18 @@ check "pvd series written" test -f "$tmp/frames/series.pvd"
 check "bench exits 0" test $rc -eq 0
 check "bench json has free_motion" grep -q 'free_motion' "$tmp/bench.json"
 
+# flags: not finite, or more steps than a run takes, is bad input (exit 2) with a message,
+# never silently ignored (--dt nan ran at the scene's dt) or run as 0 steps (--duration 1e17)
+for a in "--dt nan" "--dt inf" "--duration nan" "--duration 1e17" "--steps 99999999999" "--dt 1e-300 --duration 1"; do
+  "$bin" run "$scenes/default.json" $a --quiet > /dev/null 2> "$tmp/err"; rc=$?
+  check "run $a exits 2" test $rc -eq 2
+  check "run $a says why" grep -qiE 'finite|at most|range' "$tmp/err"
+done
+"$bin" bench "$scenes/default.json" --steps 99999999999 > /dev/null 2> "$tmp/err"; rc=$?
+check "bench --steps 99999999999 exits 2" test $rc -eq 2
+"$bin" run "$scenes/default.json" --duration 0.03 --quiet > "$tmp/out" 2>&1; rc=$?
+check "run --duration 0.03 exits 0" test $rc -eq 0
+check "run --duration 0.03 takes 3 steps" grep -q '3 x 10 ms' "$tmp/out"
+
 echo "$pass passed, $fail failed"
 test $fail -eq 0
