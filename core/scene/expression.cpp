@@ -57,10 +57,13 @@ class Parser {
   std::string_view s_;
   const std::map<std::string, double>& vars_;
   size_t pos_ = 0;
+  int depth_ = 0;
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw ExpressionError("syntax error in expression \"=" + std::string(s_) + "\" at column " +
-                          std::to_string(pos_ + 1) + ": " + what);
+    // a long expression is quoted by its start only
+    const std::string text = s_.size() <= 80 ? std::string(s_) : std::string(s_.substr(0, 60)) + "...";
+    throw ExpressionError("syntax error in expression \"=" + text + "\" at column " + std::to_string(pos_ + 1) +
+                          ": " + what);
   }
   void skip_space() {
     while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
@@ -97,7 +100,17 @@ class Parser {
       else return v;
     }
   }
+  // Every recursion (parentheses, function arguments, unary signs, '^' chains) passes through
+  // unary(): its depth is capped, so a hostile expression nested tens of thousands of levels
+  // deep is an error, not a stack overflow.
   double unary() {
+    struct Depth {
+      int& d;
+      explicit Depth(int& depth) : d(depth) { ++d; }
+      ~Depth() { --d; }
+    } guard(depth_);
+    if (depth_ > kMaxExpressionDepth)
+      fail("nested deeper than " + std::to_string(kMaxExpressionDepth) + " levels");
     if (eat("-")) return -unary();
     if (eat("+")) return unary();
     return power();

@@ -14,10 +14,14 @@ class ExpressionError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The deepest nesting an expression may have.
+constexpr int kMaxExpressionDepth = 200;
+
 /// Evaluates `text` (without the leading '='): numbers (1, 2.5, 1e-3), + - * /, ^ or ** (power,
 /// right-associative, binds tighter than unary minus: -2^2 = -4), parentheses, functions
 /// sin cos tan asin acos atan sqrt abs exp log (1 argument) and min max (2 arguments), the
-/// constant pi, and the given variables.  Throws ExpressionError.
+/// constant pi, and the given variables.  Throws ExpressionError, also for an expression
+/// nested deeper than kMaxExpressionDepth (parentheses, calls, signs, '^' chains).
 double evaluate_expression(std::string_view text, const std::map<std::string, double>& variables);
 
 /// true for names an expression reserves (function names and constants): not usable as parameters

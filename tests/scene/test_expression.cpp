@@ -110,5 +110,28 @@ TEST(Expression, ReservedNamesAndIdentifiers) {
   EXPECT_FALSE(is_identifier(""));
 }
 
+// Hostile nesting (found by fuzzing: tens of thousands of levels crashed the parser by stack
+// overflow): an error naming the limit, for every kind of nesting; the limit itself parses.
+TEST(Expression, NestingDeeperThanTheLimitIsAnErrorNotACrash) {
+  const int deep = 50000;
+  const std::string parens = std::string(deep, '(') + "1" + std::string(deep, ')');
+  const std::string minus = std::string(deep, '-') + "1";
+  std::string sqrts, power = "2";
+  for (int i = 0; i < deep; ++i) sqrts += "sqrt(";
+  sqrts += "4" + std::string(deep, ')');
+  for (int i = 0; i < deep; ++i) power += "^1";
+  for (const std::string* e : std::vector<const std::string*>{&parens, &minus, &sqrts, &power}) {
+    try {
+      eval(*e);
+      ADD_FAILURE() << "no error for " << e->substr(0, 20) << "...";
+    } catch (const ExpressionError& err) {
+      EXPECT_NE(std::string(err.what()).find("nested deeper than 200 levels"), std::string::npos) << err.what();
+    }
+  }
+  const int ok = kMaxExpressionDepth - 2;
+  EXPECT_EQ(eval(std::string(ok, '(') + "7" + std::string(ok, ')')), 7.0);
+  EXPECT_EQ(eval(std::string(ok, '-') + "7"), ok % 2 ? -7.0 : 7.0);
+}
+
 }  // namespace
 }  // namespace suction
