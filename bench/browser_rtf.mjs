@@ -33,10 +33,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { startServe, CHROMIUM_ARGS } from '../scripts/web_harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const siteDir = path.join(root, 'build', 'web');
@@ -91,26 +91,6 @@ if (!fs.existsSync(CHROMIUM)) die(`no chromium at ${CHROMIUM}: apt-get install c
 let chromium;
 try { ({ chromium } = createRequire(path.join(root, 'web', 'package.json'))('playwright-core')); } catch (e) {
   die(`playwright-core is not installed in web/node_modules: run make web-deps (npm ci in web/) (${e.message.split('\n')[0]})`);
-}
-
-// ---- server ------------------------------------------------------------------------------------
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
-  });
-}
-function startServer(port) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), siteDir],
-                        { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => { child.kill('SIGTERM'); reject(new Error(`serve.mjs did not start: ${out}`)); }, 15000);
-    child.stdout.on('data', d => { out += d; if (/http:\/\/localhost:\d+\//.test(out)) { clearTimeout(timer); resolve(child); } });
-    child.stderr.on('data', d => { out += d; });
-    child.on('exit', code => { clearTimeout(timer); reject(new Error(`serve.mjs exited (${code}): ${out}`)); });
-  });
 }
 
 // ---- in the page, before its scripts: watch the simulation worker's messages -------------------
@@ -300,9 +280,7 @@ function table(results) {
 async function main() {
   let chromiumVersion = '';
   try { chromiumVersion = execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8', timeout: 30000, stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { chromiumVersion = CHROMIUM; }
-  const port = await freePort();
-  const server = await startServer(port);
-  const base = `http://localhost:${port}/`;
+  const { child: server, base } = await startServe(siteDir);
   log(`server at ${base}; ${chromiumVersion}; ${os.cpus().length} cores, load average ${os.loadavg().map(x => x.toFixed(2)).join(' ')}`);
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'suction-rtf-'));
   const results = [];
@@ -310,9 +288,7 @@ async function main() {
   try {
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM, headless: true, viewport: { width: 1280, height: 800 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-             '--disable-background-networking', '--disable-component-update', '--disable-sync',
-             '--enable-unsafe-swiftshader'],
+      args: [...CHROMIUM_ARGS],
       timeout: 120000,
     });
     await context.addInitScript(instrument);

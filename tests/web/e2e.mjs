@@ -16,10 +16,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { startServe, CHROMIUM_ARGS } from '../../scripts/web_harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outDir = path.join(root, 'build', 'test-output', 'web');
@@ -47,25 +46,6 @@ class Fatal extends Error {}
 function must(ok, what, detail) { if (!check(ok, what, detail)) throw new Fatal(what); }
 const sleep = (ms) => new Promise(r => setTimeout(r, ms));
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
-  });
-}
-
-function startServer(port) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), siteDir],
-                        { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve.mjs did not start: ${out}`)), 15000);
-    child.stdout.on('data', d => { out += d; if (/http:\/\/localhost:\d+\//.test(out)) { clearTimeout(timer); resolve(child); } });
-    child.stderr.on('data', d => { out += d; });
-    child.on('exit', code => { clearTimeout(timer); reject(new Error(`serve.mjs exited (${code}): ${out}`)); });
-  });
-}
 
 async function main() {
   fs.mkdirSync(outDir, { recursive: true });
@@ -77,9 +57,7 @@ async function main() {
   must(fs.existsSync(CHROMIUM), `chromium at ${CHROMIUM}`, 'apt-get install chromium (scripts/install-deps.sh)');
   const { chromium } = require('playwright-core');
 
-  const port = await freePort();
-  const server = await startServer(port);
-  const base = `http://localhost:${port}/`;
+  const { child: server, base } = await startServe(siteDir);
   log(`server at ${base}`);
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'suction-e2e-'));
   let context;
@@ -93,9 +71,7 @@ async function main() {
 
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM, headless: true, viewport: { width: 1280, height: 800 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-             '--disable-background-networking', '--disable-component-update', '--disable-sync',
-             '--enable-unsafe-swiftshader'],
+      args: [...CHROMIUM_ARGS],
       timeout: 120000,
     });
     const page = context.pages()[0] || await context.newPage();

@@ -7,10 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts', 'serve.mjs');
+import { startServe } from '../../scripts/web_harness.mjs';
 
 async function withServer(fn) {
   const site = fs.mkdtempSync(path.join(os.tmpdir(), 'suction-serve-'));
@@ -19,19 +16,9 @@ async function withServer(fn) {
     fs.mkdirSync(path.join(site, d));
     fs.writeFileSync(path.join(site, d, 'index.html'), `<p>${d}</p>`);
   }
-  const child = spawn(process.execPath, [script, site], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1' } });
+  const { child, base } = await startServe(site);
   try {
-    const base = await new Promise((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (b) => {
-        out += b;
-        const m = out.match(/http:\/\/localhost:(\d+)\//);
-        if (m) resolve(`http://127.0.0.1:${m[1]}`);
-      });
-      child.on('exit', (c) => reject(new Error(`serve exited ${c}`)));
-      setTimeout(() => reject(new Error('serve did not start')), 10000);
-    });
-    await fn(base);
+    await fn(base.replace(/\/$/, ''));
   } finally {
     child.kill();
     fs.rmSync(site, { recursive: true, force: true });
