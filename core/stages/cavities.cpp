@@ -302,14 +302,13 @@ std::vector<int> check_seals(const Model& model, const State& state, Workspace& 
   std::vector<int> had_row;
   for (int ci : work.cavity_index) had_row.push_back(state.cavities[ci].id);
   if (had_row.empty() || !model.settings.cavity.enabled) return {};
-  // jobs 0-4 at the end-of-step shape, on a copy of the cavities and the seal bookkeeping
-  std::vector<Points> seal_points;
-  std::vector<Contact> seal_contacts;
-  std::swap(seal_points, work.seal_points);
-  std::swap(seal_contacts, work.seal_contacts);
+  // jobs 0-4 at the end-of-step shape, on a copy of the cavities and the seal bookkeeping.
+  // The detection replaces this step's (nothing later in the step reads it) and is the next
+  // step's x_t detection (work.seal_step).
   const size_t failures = work.union_failures.size();
   surface_points_state(model, state, work.seal_points);
   work.seal_contacts = work.detector.detect(work.seal_points, model.settings.contact.collision);
+  work.seal_step = state.step;
   State s;
   s.step = state.step;
   s.time = state.time;
@@ -323,13 +322,7 @@ std::vector<int> check_seals(const Model& model, const State& state, Workspace& 
     if (!union_pair(model, s, work, pair, fresh)) continue;
     track_pair(model, s, work, pair, std::move(fresh));
   }
-  work.union_failures.resize(failures);
-  // keep this detection for the next step's collision stage (same shape), restore this step's
-  std::swap(work.cached_seal_points, work.seal_points);
-  std::swap(work.cached_seal_contacts, work.seal_contacts);
-  work.cached_seal_step = state.step;
-  std::swap(seal_points, work.seal_points);
-  std::swap(seal_contacts, work.seal_contacts);
+  work.union_failures.resize(failures);  // reported by the next step, which retries them
   std::vector<int> opened;
   for (int id : had_row)
     if (std::none_of(s.cavities.begin(), s.cavities.end(), [&](const CavityState& c) { return c.id == id; }))

@@ -72,14 +72,11 @@ double pair_friction(const Model& model, int material_a, int material_b) {
 void gather_contacts(const Model& model, const State& state, Workspace& work) {
   const CollisionSettings& cs = model.settings.contact.collision;
   // 1. the solved shape: the contacts that carry the seal and the loads of the last step
-  if (work.cached_seal_step == state.step) {  // the seal check already detected at this shape
-    std::swap(work.seal_points, work.cached_seal_points);
-    std::swap(work.seal_contacts, work.cached_seal_contacts);
-  } else {
+  if (work.seal_step != state.step) {  // else the seal check already detected at this shape
     surface_points_state(model, state, work.seal_points);
     work.seal_contacts = work.detector.detect(work.seal_points, cs);
+    work.seal_step = state.step;
   }
-  work.cached_seal_step = -1;
   // 2. the free-motion shape
   surface_points_free(model, work, work.collision_points);
   const std::vector<Contact>& free_contacts = work.detector.detect(work.collision_points, cs);

@@ -37,6 +37,11 @@ void init_workspace(const Model& model, Workspace& work) {
   work.rigid.assign(model.rigid.size(), RigidWork{});
   init_collision(model, work);
   work.rows.clear();
+  // what the seal check kept for the next step is keyed by the step number: a reset starts
+  // the count again, at other shapes
+  work.seal_step = -1;
+  work.union_cache.clear();
+  work.release_cavity_ids.clear();
   init_compliance(model, work);
 }
 

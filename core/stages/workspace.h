@@ -42,6 +42,9 @@ struct Workspace {
   // the seal is judged on the solved shape (docs/method.md §9.1): the start-of-step positions
   std::vector<Points> seal_points;       // slot -> world surface vertices at x_t
   std::vector<Contact> seal_contacts;    // the contacts at x_t (the cavity stage's)
+  long seal_step = -1;                   // state.step of the shape they were found at: the
+                                         // seal check's detection at the end of a step is
+                                         // the next step's x_t, not detected again
   std::vector<double> contact_mu;        // friction coefficient of each contact
 
   // constraints: rows in the order of rows.layout, W = h H A⁻¹ Hᵀ, free velocities, forces
@@ -68,11 +71,6 @@ struct Workspace {
     std::vector<CavityState> fresh;
   };
   std::vector<CachedUnion> union_cache;
-  // the seal check's detection at the end-of-step shape, which is the next step's x_t: the
-  // collision stage reuses it when state.step == cached_seal_step
-  long cached_seal_step = -1;
-  std::vector<Points> cached_seal_points;
-  std::vector<Contact> cached_seal_contacts;
 
   int solver_iterations = 0;
   double solver_residual = 0.0;
