@@ -41,11 +41,11 @@ class BlockCholesky final : public Factorization {
   MatX solve_many(const MatX& B) const;
   void solve_many_in_place(Eigen::Ref<MatX> B) const override;
   /// G = Bᵀ A⁻¹ B = Yᵀ Y with Y = L⁻¹ P B: forward substitution only, and for each column only
-  /// over the supernodes it reaches (the path from its first supernode to the root of the
-  /// elimination tree).  Columns are grouped by their first supernode so that a group's paths
-  /// are shared; Yᵀ Y sums only over the supernodes two groups have in common.  A compliance
-  /// W = h H A⁻¹ Hᵀ with H's rows touching a few nodes each costs a fraction of a full solve
-  /// per row.
+  /// over the supernodes it reaches (the union of the paths from its nonzeros' supernodes to
+  /// the root of the elimination tree).  Columns are grouped (16) by their first supernode so
+  /// that a group's paths are shared; Yᵀ Y is one symmetric rank update per supernode with the
+  /// groups that reach it.  A compliance W = h H A⁻¹ Hᵀ with H's rows touching a few nodes
+  /// each costs a fraction of a full solve per row.
   void inverse_quadratic_form(const SparseMatrix& B, MatX& G) const override;
 
   int rows() const override { return n_; }
