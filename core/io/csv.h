@@ -17,12 +17,6 @@ std::string format_double(double x);
 /// a CSV field, quoted (RFC 4180) when it contains a comma, a quote or a line break
 std::string csv_field(const std::string& text);
 
-/// Writes the columns
-///   step, t [s], contacts, cavities, pressure_min [Pa], volume_total [m³], air_total [J],
-///   holding_force [N] (Σ (P_atm − P)·A over the active cavities, probes/probes.h),
-///   pgs_iterations and pgs_residual (the step's contact/pressure solve: sweeps used and the
-///   final relative change, solver/pgs.h), then one column per probe of the model (named after it, in model order).
-/// The header row is written by the constructor.
 /// The per-step columns of a row that do not come from the cavities or the probes.
 struct CsvStep {
   long step = 0;
@@ -32,6 +26,13 @@ struct CsvStep {
   double solver_residual = 0.0;  // the PGS's final residual
 };
 
+/// Writes the columns
+///   step, t [s], contacts, cavities, pressure_min [Pa], volume_total [m³], air_total [J],
+///   holding_force [N] (Σ (P_atm − P)·A over the active cavities, probes/probes.h),
+///   pgs_iterations and pgs_residual (the step's contact/pressure solve: sweeps used and the
+///   final relative change, solver/pgs.h), then one column per probe of the model (named
+///   after it, in model order).
+/// The header row is written by the constructor.
 class CsvRecorder {
  public:
   CsvRecorder(std::ostream& out, const Model& model);
