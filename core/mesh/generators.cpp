@@ -9,9 +9,12 @@
 
 namespace suction {
 
-TetMesh make_box(const Vec3& size, int nx, int ny, int nz) {
+TetMesh make_box(const Vec3& size, int nx, int ny, int nz, const MeshLimits& limits) {
   if (!(size.minCoeff() > 0)) throw InputError("make_box: size must be positive");
   if (nx < 1 || ny < 1 || nz < 1) throw InputError("make_box: cell counts must be >= 1");
+  const double cells = double(nx) * ny * nz;
+  check_mesh_limit((nx + 1.0) * (ny + 1.0) * (nz + 1.0), limits.max_nodes, "nodes", "max_nodes", "box");
+  check_mesh_limit(6.0 * cells, limits.max_elements, "tetrahedra", "max_elements", "box");
   TetMesh mesh;
   auto node = [&](int i, int j, int k) { return i + (nx + 1) * (j + (ny + 1) * k); };
   for (int k = 0; k <= nz; ++k)
@@ -42,10 +45,12 @@ TetMesh make_box(const Vec3& size, int nx, int ny, int nz) {
   return mesh;
 }
 
-SurfaceMesh make_curved_slab_surface(const Vec3& size, double radius, int resolution) {
+SurfaceMesh make_curved_slab_surface(const Vec3& size, double radius, int resolution,
+                                     const MeshLimits& limits) {
   if (!(size.minCoeff() > 0)) throw InputError("make_curved_slab_surface: size must be positive");
   if (radius < 0) throw InputError("make_curved_slab_surface: radius must be >= 0 (0: flat)");
   if (resolution < 2) throw InputError("make_curved_slab_surface: resolution must be >= 2");
+  check_mesh_limit(4.0 * resolution + 8.0, limits.max_triangles, "triangles", "max_triangles", "curved_slab");
   const double half_w = radius > 0 ? std::min(0.5 * size.y(), 0.95 * radius) : 0.5 * size.y();
   auto top = [&](double y) { return radius > 0 ? std::sqrt(radius * radius - y * y) - radius : 0.0; };
   // the cross-section polygon in (y, z), counter-clockwise seen from +x: bottom-left,
@@ -104,9 +109,12 @@ SurfaceMesh make_box_surface(const Vec3& size) {
   return s;
 }
 
-SurfaceMesh make_box_surface(const Vec3& size, int nx, int ny, int nz) {
+SurfaceMesh make_box_surface(const Vec3& size, int nx, int ny, int nz, const MeshLimits& limits) {
   if (!(size.minCoeff() > 0)) throw InputError("make_box_surface: size must be positive");
   if (nx < 1 || ny < 1 || nz < 1) throw InputError("make_box_surface: cells must be >= 1");
+  // the triangle cap also bounds the lattice index below: (nx ny nz)^2 <= (triangles / 12)^3
+  check_mesh_limit(4.0 * (double(nx) * ny + double(ny) * nz + double(nz) * nx), limits.max_triangles,
+                   "triangles", "max_triangles", "box surface");
   const std::array<int, 3> n = {nx, ny, nz};
   SurfaceMesh s;
   // the lattice points (i, j, k) on the boundary, numbered in i-fastest order
@@ -142,10 +150,11 @@ SurfaceMesh make_box_surface(const Vec3& size, int nx, int ny, int nz) {
   return s;
 }
 
-SurfaceMesh make_cylinder_surface(double radius, double height, int resolution) {
+SurfaceMesh make_cylinder_surface(double radius, double height, int resolution, const MeshLimits& limits) {
   if (!(radius > 0) || !(height > 0))
     throw InputError("make_cylinder_surface: radius and height must be positive");
   if (resolution < 3) throw InputError("make_cylinder_surface: resolution must be >= 3");
+  check_mesh_limit(4.0 * resolution, limits.max_triangles, "triangles", "max_triangles", "cylinder surface");
   SurfaceMesh s;
   const int n = resolution;
   s.vertices.emplace_back(0.0, 0.0, -0.5 * height);  // 0: bottom centre
@@ -167,9 +176,11 @@ SurfaceMesh make_cylinder_surface(double radius, double height, int resolution) 
   return s;
 }
 
-SurfaceMesh make_sphere_surface(double radius, int resolution) {
+SurfaceMesh make_sphere_surface(double radius, int resolution, const MeshLimits& limits) {
   if (!(radius > 0)) throw InputError("make_sphere_surface: radius must be positive");
   if (resolution < 3) throw InputError("make_sphere_surface: resolution must be >= 3");
+  check_mesh_limit(2.0 * resolution * std::max(2, resolution / 2), limits.max_triangles, "triangles",
+                   "max_triangles", "sphere surface");
   // UV sphere: poles + (meridian - 1) rings of `resolution` vertices
   const int n = resolution, meridian = std::max(2, resolution / 2);
   SurfaceMesh s;

@@ -7,17 +7,17 @@ namespace suction {
 
 /// Box [-sx/2, sx/2]×[-sy/2, sy/2]×[-sz/2, sz/2] [m], nx×ny×nz hexahedral cells, each split in
 /// 6 tetrahedra (Kuhn/Freudenthal, conforming).
-TetMesh make_box(const Vec3& size, int nx, int ny, int nz);
+TetMesh make_box(const Vec3& size, int nx, int ny, int nz, const MeshLimits& limits = {});
 
 /// Solid cylinder of radius r, height h along z, centred at the origin (z in [-h/2, h/2]).
 /// resolution: number of segments around the circumference (>= 6); the other directions are
 /// meshed with a comparable element size.
-TetMesh make_cylinder(double radius, double height, int resolution);
+TetMesh make_cylinder(double radius, double height, int resolution, const MeshLimits& limits = {});
 
 /// Solid ball of radius r centred at the origin; resolution: segments around the equator
 /// (>= 6), resolution/2 from pole to pole; its boundary has the vertices of
 /// make_sphere_surface(radius, resolution).
-TetMesh make_sphere(double radius, int resolution);
+TetMesh make_sphere(double radius, int resolution, const MeshLimits& limits = {});
 
 /// A suction cup: a revolved profile around z.  The lip rests at z = 0, the cup opens
 /// downward (towards -z), a solid handle (stem) on top ends at z = height.
@@ -36,19 +36,23 @@ struct CupParams {
 /// (cubic Bézier) down to the lip; the lip end is cut perpendicular to the skirt, its inner
 /// corner at z = 0 and its outer corner at r = radius.  The defaults give 453 nodes (the
 /// paper's standard cup has 434); resolution = 28, layers = 3 give 1603 nodes.
-TetMesh make_cup(const CupParams& params);
+TetMesh make_cup(const CupParams& params, const MeshLimits& limits = {});
 
 /// Closed triangle surfaces, outward oriented (for rigid bodies and obstacles).
+/// Every generator checks its node, element and triangle counts against `limits` before it
+/// allocates (InputError naming the limit).
 SurfaceMesh make_box_surface(const Vec3& size);
 /// The same box with its faces divided into nx × ny × nz cells (2 triangles each): 2(nx ny +
 /// ny nz + nz nx) + 2 vertices, a refined collision mesh for rigid bodies (the paper's
 /// Table 2).  (1, 1, 1) gives the 8 corners, triangulated unlike the overload above.
-SurfaceMesh make_box_surface(const Vec3& size, int nx, int ny, int nz);
-SurfaceMesh make_cylinder_surface(double radius, double height, int resolution);
+SurfaceMesh make_box_surface(const Vec3& size, int nx, int ny, int nz, const MeshLimits& limits = {});
+SurfaceMesh make_cylinder_surface(double radius, double height, int resolution,
+                                  const MeshLimits& limits = {});
 /// A slab whose top face is a convex cylinder segment of the given radius (axis along x, apex
 /// at z = 0), or flat (radius 0); size = (length along x, width along y, thickness below the
 /// lowest top point).  The width is capped at 1.9·radius.  Closed, outward triangles.
-SurfaceMesh make_curved_slab_surface(const Vec3& size, double radius, int resolution);
-SurfaceMesh make_sphere_surface(double radius, int resolution);
+SurfaceMesh make_curved_slab_surface(const Vec3& size, double radius, int resolution,
+                                     const MeshLimits& limits = {});
+SurfaceMesh make_sphere_surface(double radius, int resolution, const MeshLimits& limits = {});
 
 }  // namespace suction

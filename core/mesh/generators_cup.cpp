@@ -67,7 +67,7 @@ void check_cup_params(const CupParams& p) {
 
 }  // namespace
 
-TetMesh make_cup(const CupParams& p) {
+TetMesh make_cup(const CupParams& p, const MeshLimits& limits) {
   check_cup_params(p);
   const double alpha = p.lip_angle_deg * kPi / 180.0;
   const Vec2 lip_direction(std::cos(alpha), -std::sin(alpha));  // centreline tangent at the lip
@@ -93,6 +93,16 @@ TetMesh make_cup(const CupParams& p) {
   // the paper's 434-node cup; resolution 28, layers 3 gives 1603 nodes)
   const double spacing =
       1.15 * std::sqrt(p.wall_thickness / p.layers * kPi * p.radius / p.resolution);
+  // the counts before the profile is built (its rows could already be too many): stations
+  // along the skirt × (layers + 1), plus the handle's rows, each swept into `resolution` nodes
+  {
+    const double flat = std::max(1.0, std::round(p.handle_radius / spacing));
+    const double curve = std::max(2.0, std::round(curve_length / spacing));
+    const double handle = std::max(1.0, std::round(p.handle_height / (p.handle_radius / flat)));
+    const double profile_nodes = (flat + curve + 1.0) * (p.layers + 1.0) + handle * (flat + 1.0);
+    check_mesh_limit(profile_nodes * p.resolution, limits.max_nodes, "nodes", "max_nodes", "cup");
+    check_mesh_limit(6.0 * profile_nodes * p.resolution, limits.max_elements, "tetrahedra", "max_elements", "cup");
+  }
   const int n_flat = std::max(1, static_cast<int>(std::lround(p.handle_radius / spacing)));
   const int n_curve = std::max(2, static_cast<int>(std::lround(curve_length / spacing)));
   const double handle_spacing = p.handle_radius / n_flat;
@@ -151,7 +161,7 @@ TetMesh make_cup(const CupParams& p) {
   }
   triangulate_grid(handle, profile);
 
-  return revolve_profile(profile, p.resolution);
+  return revolve_profile(profile, p.resolution, limits, "cup");
 }
 
 }  // namespace suction

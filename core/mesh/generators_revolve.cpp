@@ -89,11 +89,15 @@ void triangulate_grid(const std::vector<std::vector<int>>& rows, Profile2D& prof
   }
 }
 
-TetMesh revolve_profile(const Profile2D& profile, int segments) {
+TetMesh revolve_profile(const Profile2D& profile, int segments, const MeshLimits& limits,
+                        const std::string& what) {
   const int n2 = static_cast<int>(profile.nodes.size());
   double scale = 0.0;
   for (const auto& q : profile.nodes) scale = std::max(scale, q.cwiseAbs().maxCoeff());
   const double axis_tol = 1e-12 * scale;
+  check_mesh_limit(double(n2) * segments, limits.max_nodes, "nodes", "max_nodes", what);
+  check_mesh_limit(3.0 * double(profile.triangles.size()) * segments, limits.max_elements, "tetrahedra",
+                   "max_elements", what);
 
   // numbering: axis nodes first (they get the smallest indices), then the others angle-minor
   std::vector<int> first_index(n2);
@@ -146,11 +150,17 @@ TetMesh revolve_profile(const Profile2D& profile, int segments) {
   return mesh;
 }
 
-TetMesh make_cylinder(double radius, double height, int resolution) {
+TetMesh make_cylinder(double radius, double height, int resolution, const MeshLimits& limits) {
   if (!(radius > 0) || !(height > 0)) throw InputError("make_cylinder: radius and height must be positive");
   if (resolution < 6) throw InputError("make_cylinder: resolution must be >= 6");
   // the half cross-section [0, r]×[-h/2, h/2], element size ~ the circumferential spacing
   const double spacing = 2.0 * kPi * radius / resolution;
+  // the counts before the profile is built (its rows could already be too many)
+  const double n_rows = std::max(1.0, std::round(height / spacing)) + 1.0;
+  const double n_cols = std::max(1.0, std::round(radius / spacing));
+  check_mesh_limit(n_rows * (n_cols * resolution + 1.0), limits.max_nodes, "nodes", "max_nodes", "cylinder");
+  check_mesh_limit(6.0 * n_rows * n_cols * resolution, limits.max_elements, "tetrahedra", "max_elements",
+                   "cylinder");
   const int nr = std::max(1, static_cast<int>(std::lround(radius / spacing)));
   const int nz = std::max(1, static_cast<int>(std::lround(height / spacing)));
   Profile2D profile;
@@ -161,15 +171,18 @@ TetMesh make_cylinder(double radius, double height, int resolution) {
       profile.nodes.emplace_back(radius * j / nr, -0.5 * height + height * i / nz);
     }
   triangulate_grid(rows, profile);
-  return revolve_profile(profile, resolution);
+  return revolve_profile(profile, resolution, limits, "cylinder");
 }
 
-TetMesh make_sphere(double radius, int resolution) {
+TetMesh make_sphere(double radius, int resolution, const MeshLimits& limits) {
   if (!(radius > 0)) throw InputError("make_sphere: radius must be positive");
   if (resolution < 6) throw InputError("make_sphere: resolution must be >= 6");
   // the half disk in rings: ring i at radius R i/n has ~3i segments over the polar angle [0, π]
   const int meridian = std::max(3, resolution / 2);
   const int n_rings = std::max(1, static_cast<int>(std::lround(meridian / 3.0)));
+  // about n_rings·meridian/2 profile nodes, each swept into `resolution` nodes
+  check_mesh_limit(double(n_rings) * (meridian + 1.0) / 2.0 * resolution, limits.max_nodes, "nodes",
+                   "max_nodes", "sphere");
   Profile2D profile;
   profile.nodes.emplace_back(0.0, 0.0);
   std::vector<int> previous = {0};
@@ -192,7 +205,7 @@ TetMesh make_sphere(double radius, int resolution) {
     }
     previous = ring;
   }
-  return revolve_profile(profile, resolution);
+  return revolve_profile(profile, resolution, limits, "sphere");
 }
 
 }  // namespace suction

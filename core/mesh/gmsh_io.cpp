@@ -1,4 +1,5 @@
 // Gmsh .msh reader (ASCII, format 2.x, 4.0 and 4.1): the 4-node tetrahedra and their nodes.
+#include <algorithm>
 #include <unordered_map>
 
 #include "mesh/mesh_io.h"
@@ -85,7 +86,7 @@ void read_elements(LineReader& in, Version version, RawMesh& raw) {
       if (t.size() < 3) in.fail("expected 'tag type n_tags ...' in an element line");
       const long long type = in.to_int(t[1], "(element type)");
       const long long n_tags = in.to_int(t[2], "(number of tags)");
-      if (n_tags < 0 || static_cast<size_t>(3 + n_tags) > t.size()) in.fail("bad number of element tags");
+      if (n_tags < 0 || n_tags > static_cast<long long>(t.size()) - 3) in.fail("bad number of element tags");
       add_element(in, raw, type, t, static_cast<size_t>(3 + n_tags));
     }
   } else {
@@ -105,7 +106,7 @@ void read_elements(LineReader& in, Version version, RawMesh& raw) {
 
 }  // namespace
 
-TetMesh parse_gmsh(const std::string& text, const std::string& name) {
+TetMesh parse_gmsh(const std::string& text, const std::string& name, const MeshLimits& limits) {
   LineReader in(text, name);
   RawMesh raw;
   bool have_format = false;
@@ -146,6 +147,7 @@ TetMesh parse_gmsh(const std::string& text, const std::string& name) {
     }
   }
   if (raw.tet_tags.empty()) throw InputError(name + ": no tetrahedra (element type 4) found");
+  check_mesh_limit(double(raw.tet_tags.size()), limits.max_elements, "tetrahedra", "max_elements", name);
 
   // keep the nodes used by a tetrahedron, in file order
   std::vector<std::array<int, 4>> tets(raw.tet_tags.size());
@@ -159,6 +161,8 @@ TetMesh parse_gmsh(const std::string& text, const std::string& name) {
       new_index[it->second] = 0;
     }
   TetMesh mesh;
+  check_mesh_limit(double(std::count(new_index.begin(), new_index.end(), 0)), limits.max_nodes, "nodes",
+                   "max_nodes", name);
   for (size_t i = 0; i < raw.nodes.size(); ++i)
     if (new_index[i] == 0) {
       new_index[i] = static_cast<int>(mesh.nodes.size());
@@ -174,6 +178,8 @@ TetMesh parse_gmsh(const std::string& text, const std::string& name) {
   return mesh;
 }
 
-TetMesh read_gmsh(const std::string& path) { return parse_gmsh(mesh_text::read_file(path), path); }
+TetMesh read_gmsh(const std::string& path, const MeshLimits& limits) {
+  return parse_gmsh(mesh_text::read_file(path), path, limits);
+}
 
 }  // namespace suction

@@ -1,5 +1,6 @@
 // Mesh import: Gmsh .msh (tetrahedra, format v2 and v4 ASCII), OBJ and STL closed surfaces.
-// Every reader throws InputError naming the file, the line and what was expected.
+// Every reader throws InputError naming the file, the line and what was expected; coordinates
+// must be finite; the counts are checked against MeshLimits.
 #pragma once
 #include <string>
 
@@ -10,18 +11,20 @@ namespace suction {
 /// Reads the 4-node tetrahedra (element type 4) of a Gmsh ASCII mesh, v2.x or v4.x; other
 /// element types are ignored; nodes not used by a tetrahedron are dropped; tetrahedra with
 /// negative orientation are flipped.
-TetMesh read_gmsh(const std::string& path);
-TetMesh parse_gmsh(const std::string& text, const std::string& name_for_errors);
+TetMesh read_gmsh(const std::string& path, const MeshLimits& limits = {});
+TetMesh parse_gmsh(const std::string& text, const std::string& name_for_errors, const MeshLimits& limits = {});
 
 /// Reads a Wavefront OBJ (v and f lines; polygons fan-triangulated; v/vt/vn forms accepted).
-SurfaceMesh read_obj(const std::string& path);
-SurfaceMesh parse_obj(const std::string& text, const std::string& name_for_errors);
+SurfaceMesh read_obj(const std::string& path, const MeshLimits& limits = {});
+SurfaceMesh parse_obj(const std::string& text, const std::string& name_for_errors,
+                      const MeshLimits& limits = {});
 
 /// Reads an STL, ASCII or binary; coincident vertices are merged (exact match).
-SurfaceMesh read_stl(const std::string& path);
-SurfaceMesh parse_stl(const std::string& bytes, const std::string& name_for_errors);
+SurfaceMesh read_stl(const std::string& path, const MeshLimits& limits = {});
+SurfaceMesh parse_stl(const std::string& bytes, const std::string& name_for_errors,
+                      const MeshLimits& limits = {});
 
 /// Reads a surface by extension (.obj or .stl) or a tet mesh (.msh).
-SurfaceMesh read_surface(const std::string& path);
+SurfaceMesh read_surface(const std::string& path, const MeshLimits& limits = {});
 
 }  // namespace suction

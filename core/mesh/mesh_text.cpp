@@ -1,6 +1,7 @@
 // Line reader shared by the mesh file readers.
 #include "mesh/mesh_text.h"
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -64,7 +65,8 @@ long long LineReader::to_int(std::string_view token, const char* what) const {
   long long value = 0;
   const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec != std::errc() || end != token.data() + token.size())
-    fail(std::string("expected an integer ") + what + ", got '" + std::string(token) + "'");
+    fail(std::string("expected an integer ") + what + ", got '" + std::string(token.substr(0, 40)) +
+         (token.size() > 40 ? "...'" : "'"));
   return value;
 }
 
@@ -73,8 +75,9 @@ double LineReader::to_double(std::string_view token, const char* what) const {
   const std::string s(token);
   char* end = nullptr;
   const double value = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size())
-    fail(std::string("expected a number ") + what + ", got '" + s + "'");
+  if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(value))
+    fail(std::string("expected a finite number ") + what + ", got '" + s.substr(0, 40) +
+         (s.size() > 40 ? "...'" : "'"));
   return value;
 }
 

@@ -17,7 +17,8 @@ struct Profile2D {
 /// split in 3 tets by the min-global-index rule (Dompierre et al. 1999), axis nodes numbered
 /// first, so the mesh is conforming; tets collapsed on the axis are dropped, the rest are
 /// oriented positively.  Throws InputError on a degenerate profile triangle.
-TetMesh revolve_profile(const Profile2D& profile, int segments);
+/// Checks the swept counts against `limits` first.
+TetMesh revolve_profile(const Profile2D& profile, int segments, const MeshLimits& limits, const std::string& what);
 
 /// Adds the triangles of a structured grid of nodes (rows of equal length, row-major indices
 /// into the profile), splitting each quad along its shorter diagonal.

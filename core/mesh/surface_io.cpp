@@ -50,6 +50,13 @@ class VertexMerger {
   SurfaceMesh mesh_;
 };
 
+// the counts of a surface read from a file, against the limits
+SurfaceMesh checked(SurfaceMesh s, const std::string& name, const MeshLimits& limits) {
+  check_mesh_limit(double(s.triangles.size()), limits.max_triangles, "triangles", "max_triangles", name);
+  check_mesh_limit(double(s.vertices.size()), limits.max_nodes, "vertices", "max_nodes", name);
+  return s;
+}
+
 SurfaceMesh parse_ascii_stl(const std::string& text, const std::string& name) {
   LineReader in(text, name);
   VertexMerger merger;
@@ -94,6 +101,10 @@ SurfaceMesh parse_binary_stl(const std::string& bytes, const std::string& name) 
       float xyz[3];
       std::memcpy(xyz, record + 12 + 12 * k, 12);
       v[k] = Vec3(xyz[0], xyz[1], xyz[2]);
+      // NaN would also break the vertex merging (its map needs an ordering)
+      if (!v[k].allFinite())
+        throw InputError(name + ": triangle " + std::to_string(i) + ", vertex " + std::to_string(k) +
+                         ": a coordinate is not a finite number");
     }
     merger.add_triangle(v[0], v[1], v[2]);
   }
@@ -104,7 +115,7 @@ SurfaceMesh parse_binary_stl(const std::string& bytes, const std::string& name) 
 
 }  // namespace
 
-SurfaceMesh parse_obj(const std::string& text, const std::string& name) {
+SurfaceMesh parse_obj(const std::string& text, const std::string& name, const MeshLimits& limits) {
   LineReader in(text, name);
   Points vertices;
   std::vector<Tri> triangles;
@@ -135,20 +146,23 @@ SurfaceMesh parse_obj(const std::string& text, const std::string& name) {
     }
   }
   if (triangles.empty()) throw InputError(name + ": no faces");
-  return drop_unused_vertices(vertices, triangles);
+  return checked(drop_unused_vertices(vertices, triangles), name, limits);
 }
 
-SurfaceMesh parse_stl(const std::string& bytes, const std::string& name) {
+SurfaceMesh parse_stl(const std::string& bytes, const std::string& name, const MeshLimits& limits) {
   // binary when the size matches the count in the header (some binary files start "solid")
   if (bytes.size() >= 84) {
     std::uint32_t count = 0;
     std::memcpy(&count, bytes.data() + 80, 4);
-    if (bytes.size() == 84 + 50 * static_cast<size_t>(count)) return parse_binary_stl(bytes, name);
+    if (bytes.size() == 84 + 50 * static_cast<size_t>(count)) {
+      check_mesh_limit(count, limits.max_triangles, "triangles", "max_triangles", name);
+      return checked(parse_binary_stl(bytes, name), name, limits);
+    }
   }
   const size_t first = bytes.find_first_not_of(" \t\r\n");
   const bool ascii = first != std::string::npos && bytes.compare(first, 5, "solid") == 0 &&
                      bytes.find("facet") != std::string::npos;
-  if (ascii) return parse_ascii_stl(bytes, name);
+  if (ascii) return checked(parse_ascii_stl(bytes, name), name, limits);
   if (bytes.size() < 84) throw InputError(name + ": not an STL file (too short for a binary STL)");
   std::uint32_t count = 0;
   std::memcpy(&count, bytes.data() + 80, 4);
@@ -157,16 +171,20 @@ SurfaceMesh parse_stl(const std::string& bytes, const std::string& name) {
                    " bytes, but the file has " + std::to_string(bytes.size()));
 }
 
-SurfaceMesh read_obj(const std::string& path) { return parse_obj(mesh_text::read_file(path), path); }
+SurfaceMesh read_obj(const std::string& path, const MeshLimits& limits) {
+  return parse_obj(mesh_text::read_file(path), path, limits);
+}
 
-SurfaceMesh read_stl(const std::string& path) { return parse_stl(mesh_text::read_file(path), path); }
+SurfaceMesh read_stl(const std::string& path, const MeshLimits& limits) {
+  return parse_stl(mesh_text::read_file(path), path, limits);
+}
 
-SurfaceMesh read_surface(const std::string& path) {
+SurfaceMesh read_surface(const std::string& path, const MeshLimits& limits) {
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (ext == ".obj") return read_obj(path);
-  if (ext == ".stl") return read_stl(path);
-  if (ext == ".msh") return extract_boundary(read_gmsh(path)).surface;
+  if (ext == ".obj") return read_obj(path, limits);
+  if (ext == ".stl") return read_stl(path, limits);
+  if (ext == ".msh") return extract_boundary(read_gmsh(path, limits)).surface;
   throw InputError("'" + path + "': unknown mesh format '" + ext + "' (expected .obj, .stl or .msh)");
 }
 

@@ -4,11 +4,22 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <cstdio>
 #include <sstream>
 
 #include "common/error.h"
 
 namespace suction {
+
+void check_mesh_limit(double count, double cap, const char* noun, const char* key, const std::string& what) {
+  if (!(count <= cap)) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4g", count);
+    throw InputError(what + ": " + buf + " " + noun + ", more than the limit of " +
+                     std::to_string(static_cast<long long>(cap)) + " (settings.limits." + key +
+                     " raises it for big runs)");
+  }
+}
 
 double tet_signed_volume(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   return (b - a).dot((c - a).cross(d - a)) / 6.0;

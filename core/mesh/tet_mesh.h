@@ -28,6 +28,19 @@ struct BoundarySurface {
   std::vector<int> node_of_vertex;  // surface vertex -> tet-mesh node
 };
 
+/// Caps on the size of one body's mesh, checked by the generators before they allocate and by
+/// the readers as they read (scene key settings.limits; docs/reliability.md).  The defaults
+/// are far above what a step can afford (the standard cup has 453 nodes) and far below what
+/// exhausts memory.
+struct MeshLimits {
+  double max_nodes = 100000;       // nodes of a tet mesh, vertices of a surface
+  double max_elements = 600000;    // tetrahedra
+  double max_triangles = 1000000;  // surface triangles (rigid bodies' meshes, mesh files)
+};
+/// Throws InputError when count > cap: "<what>: <count> <noun>, more than the limit of <cap>
+/// (settings.limits.<key>)".  Counts are doubles so that products of sizes cannot overflow.
+void check_mesh_limit(double count, double cap, const char* noun, const char* key, const std::string& what);
+
 /// signed volume of tetrahedron (a,b,c,d): (b-a)·((c-a)×(d-a))/6 [m³]
 double tet_signed_volume(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d);
 

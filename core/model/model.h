@@ -103,6 +103,9 @@ struct FrictionPair {
 struct ContactSettings {
   CollisionSettings collision;           // alarm and contact distances [m]
   std::vector<FrictionPair> friction_pairs;  // μ of a pair; otherwise min(μ_a, μ_b)
+  /// a contact deeper than this share of the thinner body's smallest extent is warned about
+  /// (sim/watchdog.h); 0 turns the warning off
+  double penetration_warning = 0.75;
 };
 
 /// Trapped air (docs/method.md §6 and §9).
@@ -128,6 +131,8 @@ struct Settings {
   /// a step whose kinetic energy exceeds this many times the largest seen so far (plus the
   /// work scale m g L) is reported as diverging
   double divergence_energy_factor = 1e6;
+  /// caps on each body's mesh, checked while the scene is loaded (settings.limits)
+  MeshLimits limits;
 };
 
 /// A scene parameter (the scene's "parameters" object, docs/scene-format.md) as evaluated

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <unordered_set>
 
 #include "scene/expression.h"
 
@@ -22,6 +23,140 @@ std::string pointer_child(const std::string& parent, size_t index) {
   return parent + "/" + std::to_string(index);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Strict parsing: nlohmann's SAX interface, building the document ourselves so that the depth,
+// duplicate keys and number overflow are checked where they occur, with the pointer known.
+
+namespace {
+
+class StrictBuilder {
+ public:
+  using number_integer_t = Json::number_integer_t;
+  using number_unsigned_t = Json::number_unsigned_t;
+  using number_float_t = Json::number_float_t;
+  using string_t = Json::string_t;
+  using binary_t = Json::binary_t;
+
+  explicit StrictBuilder(int max_depth) : max_depth_(max_depth) {}
+
+  Json root;
+  SceneIssue error;
+
+  bool null() { return put(Json(nullptr)); }
+  bool boolean(bool v) { return put(Json(v)); }
+  bool number_integer(number_integer_t v) { return put(Json(v)); }
+  bool number_unsigned(number_unsigned_t v) { return put(Json(v)); }
+  bool number_float(number_float_t v, const string_t&) { return put(Json(v)); }
+  bool string(string_t& v) { return put(Json(std::move(v))); }
+  bool binary(binary_t&) { return fail(value_pointer(), "binary values are not JSON"); }
+
+  bool start_object(std::size_t) { return open(Json::object()); }
+  bool start_array(std::size_t) { return open(Json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+
+  bool key(string_t& k) {
+    Frame& f = frames_.back();
+    if (!f.keys.insert(k).second) {
+      const Json& object = *f.value;
+      size_t first = 0;
+      for (auto it = object.begin(); it != object.end() && it.key() != k; ++it) ++first;
+      return fail(pointer_child(f.pointer, k),
+                  "duplicate key \"" + k + "\": members " + std::to_string(first + 1) + " and " +
+                      std::to_string(object.size() + 1) + " of " +
+                      (f.pointer.empty() ? std::string("the top-level object") : "the object at '" + f.pointer + "'") +
+                      " have it (JSON would keep only one of them)");
+    }
+    f.key = std::move(k);
+    return true;
+  }
+
+  template <class Exception>
+  bool parse_error(std::size_t, const std::string& token, const Exception& ex) {
+    if (ex.id == 406)  // out_of_range.406: the number does not fit a double
+      return fail(value_pointer(), "the number " + token.substr(0, 40) +
+                                       " is out of range (a double ends near ±1.8e308)");
+    std::string what = ex.what();
+    // "[json.exception.parse_error.101] parse error at line 3, column 5: ..." -> without the tag
+    const size_t tag = what.find("] ");
+    if (tag != std::string::npos) what = what.substr(tag + 2);
+    return fail(value_pointer(), "invalid JSON: " + what);
+  }
+
+  bool failed() const { return failed_; }
+
+ private:
+  struct Frame {
+    Json* value;          // the open object or array
+    std::string pointer;  // its JSON pointer
+    std::string key;      // objects: the key of the member being read
+    std::unordered_set<std::string> keys;  // objects: the keys read so far
+  };
+
+  /// the pointer of the value about to be read
+  std::string value_pointer() const {
+    if (frames_.empty()) return "";
+    const Frame& f = frames_.back();
+    return f.value->is_array() ? pointer_child(f.pointer, f.value->size()) : pointer_child(f.pointer, f.key);
+  }
+
+  bool put(Json v) {
+    insert(std::move(v));
+    return true;
+  }
+  Json* insert(Json v) {
+    if (frames_.empty()) {
+      root = std::move(v);
+      return &root;
+    }
+    Json& parent = *frames_.back().value;
+    if (parent.is_array()) {
+      parent.push_back(std::move(v));
+      return &parent.back();
+    }
+    // appended without ordered_map's linear search (key() has ruled out a duplicate)
+    auto& members = parent.get_ref<Json::object_t&>();
+    members.emplace_back(frames_.back().key, std::move(v));
+    return &members.back().second;
+  }
+
+  bool open(Json container) {
+    if (static_cast<int>(frames_.size()) >= max_depth_)
+      return fail(value_pointer(), "nested deeper than " + std::to_string(max_depth_) +
+                                       " levels (the limit for JSON in scenes)");
+    std::string ptr = value_pointer();
+    // the parent never grows while this child is open, so the pointer stays valid
+    Json* slot = insert(std::move(container));
+    frames_.push_back({slot, std::move(ptr), {}});
+    return true;
+  }
+  bool close() {
+    frames_.pop_back();
+    return true;
+  }
+  bool fail(std::string pointer, std::string message) {
+    if (!failed_) error = {std::move(pointer), std::move(message)};
+    failed_ = true;
+    return false;
+  }
+
+  int max_depth_;
+  std::vector<Frame> frames_;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+std::optional<Json> parse_json_strict(const std::string& text, SceneIssue* error, int max_depth) {
+  StrictBuilder builder(max_depth);
+  const bool ok = Json::sax_parse(text, &builder);
+  if (!ok || builder.failed()) {
+    if (error) *error = builder.failed() ? builder.error : SceneIssue{"", "invalid JSON"};
+    return std::nullopt;
+  }
+  return std::move(builder.root);
+}
+
 std::string format_number(double v) {
   std::ostringstream s;
   s.precision(12);
@@ -29,11 +164,21 @@ std::string format_number(double v) {
   return s.str();
 }
 
+/// a JSON string as messages quote it: the first 60 characters of a long one, then "..."
+static std::string quoted_json_string(const Json& v) {
+  constexpr size_t kShown = 60;
+  const std::string& s = v.get_ref<const std::string&>();
+  if (s.size() <= kShown) return v.dump();
+  size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+  return Json(s.substr(0, cut)).dump() + "... (" + std::to_string(s.size()) + " characters)";
+}
+
 std::string describe_json(const Json& v) {
   switch (v.type()) {
     case Json::value_t::null: return "null";
     case Json::value_t::boolean: return v.get<bool>() ? "true" : "false";
-    case Json::value_t::string: return "string " + v.dump();
+    case Json::value_t::string: return "string " + quoted_json_string(v);
     case Json::value_t::array: return "an array of " + std::to_string(v.size());
     case Json::value_t::object: return "an object";
     default: return "number " + v.dump();
@@ -66,7 +211,16 @@ std::string Bounds::describe() const {
 // JsonReader
 
 void JsonReader::issue(const std::string& pointer, const std::string& message) {
-  issues_.push_back({pointer, message});
+  ++count_;
+  if (issues_.size() < kMaxIssues) issues_.push_back({pointer, message});
+}
+
+std::vector<SceneIssue> JsonReader::reported_issues() const {
+  std::vector<SceneIssue> out = issues_;
+  if (count_ > issues_.size())
+    out.push_back({"", "... and " + std::to_string(count_ - issues_.size()) + " more issues (the first " +
+                           std::to_string(kMaxIssues) + " are shown)"});
+  return out;
 }
 
 std::optional<double> JsonReader::number(const Json& v, const std::string& ptr, Bounds b) {
@@ -150,7 +304,7 @@ std::optional<std::string> JsonReader::choice(const Json& v, const std::string& 
   if (v.is_string() && std::find(options.begin(), options.end(), v.get<std::string>()) != options.end())
     return v.get<std::string>();
   issue(ptr, "expected one of " + join_names(options) + ", got " +
-                 (v.is_string() ? v.dump() : describe_json(v)));
+                 (v.is_string() ? quoted_json_string(v) : describe_json(v)));
   return std::nullopt;
 }
 

@@ -17,6 +17,18 @@ namespace suction {
 /// Objects keep their file order (parameters may use earlier parameters; issues come in order).
 using Json = nlohmann::ordered_json;
 
+/// JSON nested deeper than this (objects and arrays) is rejected: scenes are a few levels deep,
+/// and deeper documents only exhaust the stack of whatever walks them.
+constexpr int kMaxJsonDepth = 100;
+
+/// Parses JSON text strictly: nesting deeper than max_depth, a key twice in one object and a
+/// number beyond the range of a double are errors, like a syntax error.  On failure returns
+/// nullopt and sets *error to the JSON pointer of the place (the value being read) and a message
+/// ("invalid JSON: parse error at line 3, column 5: ..." for syntax errors, and only for them;
+/// "duplicate key ...", "nested deeper than ...", "the number ... is out of range ...").
+std::optional<Json> parse_json_strict(const std::string& text, SceneIssue* error,
+                                      int max_depth = kMaxJsonDepth);
+
 /// JSON pointer of a child: escapes '~' and '/' in keys (RFC 6901).
 std::string pointer_child(const std::string& parent, const std::string& key);
 std::string pointer_child(const std::string& parent, size_t index);
@@ -46,9 +58,15 @@ struct Bounds {
 /// Collects issues and converts JSON values, evaluating "=expr" strings with the parameters.
 class JsonReader {
  public:
+  /// At most kMaxIssues are kept (a hostile scene can have millions); all are counted.
+  static constexpr size_t kMaxIssues = 100;
   void issue(const std::string& pointer, const std::string& message);
+  /// the kept issues
   const std::vector<SceneIssue>& issues() const { return issues_; }
-  size_t issue_count() const { return issues_.size(); }
+  /// every issue recorded, kept or not
+  size_t issue_count() const { return count_; }
+  /// the kept issues, plus one saying how many more there were
+  std::vector<SceneIssue> reported_issues() const;
 
   std::map<std::string, double>& parameters() { return parameters_; }
 
@@ -68,6 +86,7 @@ class JsonReader {
 
  private:
   std::vector<SceneIssue> issues_;
+  size_t count_ = 0;
   std::map<std::string, double> parameters_;
 };
 

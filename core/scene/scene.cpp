@@ -27,11 +27,16 @@ namespace {
 const std::vector<std::string> kTopKeys = {"name",   "description", "parameters", "settings",
                                            "materials", "bodies",  "drivers",    "probes"};
 
-/// the override's value: JSON when it parses, a plain string otherwise
-Json override_value(const std::string& text) {
-  Json v = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (v.is_discarded()) return Json(text);
-  return v;
+/// the override's value: JSON when it parses, a plain string otherwise; JSON that only fails the
+/// strict checks (depth, duplicate keys, number range) is an issue at the override's pointer
+std::optional<Json> override_value(const SceneOverride& o, JsonReader& r) {
+  SceneIssue error;
+  if (auto v = parse_json_strict(o.value, &error)) return v;
+  if (error.message.rfind("invalid JSON", 0) != 0) {  // valid syntax, failed a strict check
+    r.issue(o.pointer, "override: " + error.message);
+    return std::nullopt;
+  }
+  return Json(o.value);
 }
 
 std::vector<std::string> declared_parameters(const Json& doc) {
@@ -45,7 +50,9 @@ std::vector<std::string> declared_parameters(const Json& doc) {
 /// applies "--set POINTER=VALUE" to the parsed document, before validation
 void apply_overrides(Json& doc, const std::vector<SceneOverride>& overrides, JsonReader& r) {
   for (const auto& o : overrides) {
-    Json value = override_value(o.value);
+    std::optional<Json> parsed = override_value(o, r);
+    if (!parsed) continue;
+    Json& value = *parsed;
     Json::json_pointer ptr;
     try {
       ptr = Json::json_pointer(o.pointer);
@@ -123,12 +130,19 @@ void read_parameters(JsonReader& r, const Json& v, const std::string& ptr, std::
 void read_settings(JsonReader& r, const Json& v, Settings& s) {
   ObjectView o(r, v, "/settings",
                {"dt", "duration", "gravity", "p_atm", "solver", "divergence_energy_factor", "contact",
-                "compliance_backend", "cavity"});
+                "compliance_backend", "cavity", "limits"});
   s.dt = o.number("dt", s.dt, Bounds::positive());
   s.duration = o.number("duration", s.duration, Bounds::positive());
   s.gravity = o.vec3("gravity", s.gravity);
   s.p_atm = o.number("p_atm", s.p_atm, Bounds::positive());
   s.divergence_energy_factor = o.number("divergence_energy_factor", s.divergence_energy_factor, Bounds::positive());
+  if (const Json* limits = o.find("limits")) {
+    ObjectView lo(r, *limits, o.at("limits"), {"max_nodes", "max_elements", "max_triangles"},
+                  "a limits object {\"max_nodes\": n, \"max_elements\": n, \"max_triangles\": n}");
+    s.limits.max_nodes = lo.number("max_nodes", s.limits.max_nodes, Bounds::at_least(4));
+    s.limits.max_elements = lo.number("max_elements", s.limits.max_elements, Bounds::at_least(1));
+    s.limits.max_triangles = lo.number("max_triangles", s.limits.max_triangles, Bounds::at_least(4));
+  }
   if (const Json* solver = o.find("solver")) {
     ObjectView so(r, *solver, o.at("solver"), {"max_iterations", "tolerance"});
     s.solver.max_iterations = so.integer("max_iterations", s.solver.max_iterations, Bounds::at_least(1));
@@ -172,9 +186,11 @@ void read_contact_settings(SceneBuild& b, const Json& settings) {
   const Json* v = settings.is_object() && settings.contains("contact") ? &settings["contact"] : nullptr;
   if (!v) return;
   ContactSettings& c = b.model.settings.contact;
-  ObjectView o(r, *v, "/settings/contact", {"alarm_distance", "contact_distance", "friction_pairs"},
+  ObjectView o(r, *v, "/settings/contact",
+               {"alarm_distance", "contact_distance", "friction_pairs", "penetration_warning"},
                "a contact settings object");
   if (!o.valid()) return;
+  c.penetration_warning = o.number("penetration_warning", c.penetration_warning, Bounds::non_negative());
   c.collision.alarm_distance = o.number("alarm_distance", c.collision.alarm_distance, Bounds::positive());
   c.collision.contact_distance = o.number("contact_distance", c.collision.contact_distance, Bounds::non_negative());
   const Json* pairs = o.find("friction_pairs");
@@ -249,20 +265,18 @@ Model build_scene(Json doc, const std::string& base_dir, const std::vector<Scene
   if (const Json* v = top.find("bodies")) read_bodies(b, *v, "/bodies");
   if (const Json* v = top.find("drivers")) read_drivers(b, *v, "/drivers");
   if (const Json* v = top.find("probes")) read_probes(b, *v, "/probes");
-  if (!r.issues().empty()) throw SceneError(r.issues());
+  if (r.issue_count() > 0) throw SceneError(r.reported_issues());
   return std::move(b.model);
 }
 
-Json parse_scene_json(const std::string& text, const std::string& name_for_errors) {
-  try {
-    return Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    // "[json.exception.parse_error.101] parse error at line 3, column 5: ..." -> without the tag
-    std::string what = e.what();
-    size_t tag = what.find("] ");
-    if (tag != std::string::npos) what = what.substr(tag + 2);
-    throw SceneError({{"", name_for_errors + ": invalid JSON: " + what}});
-  }
+Json parse_scene_json(const std::string& text) {
+  if (text.size() > kMaxSceneBytes)
+    throw SceneError({{"", "the scene is " + std::to_string(text.size()) + " bytes, more than the limit of " +
+                               std::to_string(kMaxSceneBytes) + " (meshes belong in mesh files)"}});
+  SceneIssue error;
+  auto doc = parse_json_strict(text, &error);
+  if (!doc) throw SceneError({error});
+  return std::move(*doc);
 }
 
 std::string read_file(const std::string& path) {
@@ -277,7 +291,7 @@ std::string read_file(const std::string& path) {
 
 Model load_scene_text(const std::string& json_text, const std::string& base_dir,
                       const std::vector<SceneOverride>& overrides, const std::string& name_for_errors) {
-  Json doc = parse_scene_json(json_text, name_for_errors);
+  Json doc = parse_scene_json(json_text);
   return build_scene(std::move(doc), base_dir, overrides,
                      std::filesystem::path(name_for_errors).stem().string());
 }

@@ -21,6 +21,9 @@ struct SceneOverride {
 /// a JSON pointer (must start with '/').
 SceneOverride parse_override(const std::string& text);
 
+/// Scene files larger than this are rejected before parsing.
+constexpr size_t kMaxSceneBytes = 16u << 20;
+
 /// Loads, validates and builds a scene.  Relative mesh paths resolve against base_dir.
 /// Throws SceneError (every issue found, each with its JSON pointer) on bad input.
 Model load_scene_text(const std::string& json_text, const std::string& base_dir,

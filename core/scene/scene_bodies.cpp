@@ -73,6 +73,7 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
   JsonReader& r = b.reader;
   auto gen = r.choice(v["generator"], pointer_child(ptr, "generator"), kGenerators);
   if (!gen) return;
+  const MeshLimits& limits = b.model.settings.limits;
   size_t issues_before = r.issue_count();
   if (*gen == "box") {
     ObjectView o(r, v, ptr, {"generator", "size", "cells"});
@@ -91,8 +92,8 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
       }
     }
     if (r.issue_count() != issues_before) return;
-    if (fem) out.tets = make_box(*size, cells[0], cells[1], cells[2]);
-    else if (o.find("cells")) out.surface = make_box_surface(*size, cells[0], cells[1], cells[2]);
+    if (fem) out.tets = make_box(*size, cells[0], cells[1], cells[2], limits);
+    else if (o.find("cells")) out.surface = make_box_surface(*size, cells[0], cells[1], cells[2], limits);
     else out.surface = make_box_surface(*size);  // the 8 corners
   } else if (*gen == "cylinder") {
     ObjectView o(r, v, ptr, {"generator", "radius", "height", "resolution"});
@@ -100,15 +101,15 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
     auto height = o.required_number("height", Bounds::positive());
     int res = o.integer("resolution", 16, Bounds::at_least(6));
     if (r.issue_count() != issues_before) return;
-    if (fem) out.tets = make_cylinder(*radius, *height, res);
-    else out.surface = make_cylinder_surface(*radius, *height, res);
+    if (fem) out.tets = make_cylinder(*radius, *height, res, limits);
+    else out.surface = make_cylinder_surface(*radius, *height, res, limits);
   } else if (*gen == "sphere") {
     ObjectView o(r, v, ptr, {"generator", "radius", "resolution"});
     auto radius = o.required_number("radius", Bounds::positive());
     int res = o.integer("resolution", 12, Bounds::at_least(6));
     if (r.issue_count() != issues_before) return;
-    if (fem) out.tets = make_sphere(*radius, res);
-    else out.surface = make_sphere_surface(*radius, res);
+    if (fem) out.tets = make_sphere(*radius, res, limits);
+    else out.surface = make_sphere_surface(*radius, res, limits);
   } else if (*gen == "curved_slab") {
     ObjectView o(r, v, ptr, {"generator", "size", "radius", "resolution"});
     auto size = positive_vec3(r, o, "size");
@@ -119,7 +120,7 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
       r.issue(pointer_child(ptr, "generator"), "curved_slab is a rigid-body surface (use a fixed, kinematic or dynamic body)");
       return;
     }
-    out.surface = make_curved_slab_surface(*size, radius, res);
+    out.surface = make_curved_slab_surface(*size, radius, res, limits);
   } else {  // cup: every CupParams field by the same name
     ObjectView o(r, v, ptr,
                  {"generator", "radius", "height", "wall_thickness", "lip_thickness", "lip_angle_deg",
@@ -135,7 +136,7 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
     p.resolution = o.integer("resolution", p.resolution, Bounds::at_least(8));
     p.layers = o.integer("layers", p.layers, Bounds::at_least(1));
     if (r.issue_count() != issues_before) return;
-    out.tets = make_cup(p);
+    out.tets = make_cup(p, limits);
     // rigid cups collide with the boundary of the generated tet mesh
     if (!fem) out.surface = extract_boundary(out.tets).surface;
   }
@@ -169,11 +170,12 @@ void read_mesh_file(SceneBuild& b, const Json& v, const std::string& ptr, bool f
     r.issue(o.at("file"), "expected a .msh, .obj or .stl file, got '" + ext + "'");
     return;
   }
+  const MeshLimits& limits = b.model.settings.limits;
   if (fem) {
-    out.tets = read_gmsh(resolved.string());
+    out.tets = read_gmsh(resolved.string(), limits);
     for (auto& x : out.tets.nodes) x *= scale;
   } else {
-    out.surface = read_surface(resolved.string());
+    out.surface = read_surface(resolved.string(), limits);
     for (auto& x : out.surface.vertices) x *= scale;
   }
   out.ok = true;
@@ -222,6 +224,23 @@ std::string format_vec(const Vec3& x) {
   char buf[96];
   std::snprintf(buf, sizeof buf, "[%.6g, %.6g, %.6g]", x.x(), x.y(), x.z());
   return buf;
+}
+
+/// Every coordinate of a placed body lies within ±kMaxCoordinate of the origin: beyond, a body
+/// is a mistake (a position in mm, a mesh in mm without "scale") and the arithmetic of a
+/// step (squared distances, volumes) leaves the range where it is accurate.
+constexpr double kMaxCoordinate = 1e4;  // [m]
+
+/// false (and an issue at ptr) when a placed point lies beyond kMaxCoordinate
+bool check_coordinates(JsonReader& r, const Points& points, const std::string& ptr) {
+  for (size_t i = 0; i < points.size(); ++i)
+    if (!(points[i].cwiseAbs().maxCoeff() <= kMaxCoordinate)) {
+      r.issue(ptr, "the placed mesh reaches " + format_vec(points[i]) + " (vertex " + std::to_string(i) +
+                       "), beyond the limit of ±" + format_number(kMaxCoordinate) +
+                       " m from the origin (a length in mm where metres are expected?)");
+      return false;
+    }
+  return true;
 }
 
 /// SELECTOR on the world-placed rest nodes (nullptr: the mesh failed, only the syntax is checked)
@@ -362,6 +381,11 @@ void read_body(SceneBuild& b, const Json& v, const std::string& ptr) {
 
   // placement: x_world = R x_body + position
   Vec3 position = o.vec3("position", Vec3::Zero());
+  if (!(position.cwiseAbs().maxCoeff() <= kMaxCoordinate)) {
+    r.issue(o.at("position"), "expected coordinates within ±" + format_number(kMaxCoordinate) +
+                                  " m of the origin, got " + format_vec(position));
+    position = Vec3::Zero();
+  }
   Mat3 rotation = read_rotation(r, o.find("rotation"), o.at("rotation"));
   Vec3 velocity = o.vec3("velocity", Vec3::Zero());
   Vec3 angular_velocity = o.vec3("angular_velocity", Vec3::Zero());
@@ -379,7 +403,7 @@ void read_body(SceneBuild& b, const Json& v, const std::string& ptr) {
     bool built = false;
     if (buildable) {
       transform_points(mesh.tets.nodes, rotation, position);
-      try {
+      if (check_coordinates(r, mesh.tets.nodes, o.at("mesh"))) try {
         body = make_fem_body(*name, std::move(mesh.tets), material, b.model.materials[material]);
         body.initial_velocity = velocity;
         built = true;
@@ -398,7 +422,7 @@ void read_body(SceneBuild& b, const Json& v, const std::string& ptr) {
                      : entry.type == "fixed" ? RigidKind::Fixed
                                              : RigidKind::Kinematic;
     transform_points(mesh.surface.vertices, rotation, position);
-    try {
+    if (check_coordinates(r, mesh.surface.vertices, o.at("mesh"))) try {
       // the surface is already in world orientation: make_rigid_body keeps orientation identity
       RigidBody body = make_rigid_body(*name, kind, std::move(mesh.surface), material, density, mass);
       body.initial_velocity = velocity;

@@ -1,6 +1,9 @@
 // Mesh readers: Gmsh v2/v4 ASCII, OBJ, STL ASCII/binary; errors name the file and line.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
+
 #include "common/error.h"
 #include "mesh/mesh_io.h"
 
@@ -61,7 +64,7 @@ TEST(MeshIo, GmshErrorsNameFileAndLine) {
   EXPECT_NE(input_error_of([&] { parse_gmsh(unknown_node, "a.msh"); }).find("a.msh:13: tetrahedron refers to unknown node tag 5"),
             std::string::npos);
   const std::string bad_number = header + "$Nodes\n1\n1 0 zero 0\n$EndNodes\n";
-  EXPECT_NE(input_error_of([&] { parse_gmsh(bad_number, "b.msh"); }).find("b.msh:6: expected a number"),
+  EXPECT_NE(input_error_of([&] { parse_gmsh(bad_number, "b.msh"); }).find("b.msh:6: expected a finite number"),
             std::string::npos);
   const std::string truncated = header + "$Nodes\n2\n1 0 0 0\n";
   EXPECT_NE(input_error_of([&] { parse_gmsh(truncated, "c.msh"); }).find("unexpected end of file"),
@@ -105,6 +108,71 @@ TEST(MeshIo, StlErrors) {
   EXPECT_NE(input_error_of([&] { parse_stl(bytes, "short.stl"); }).find("announces 5 triangles"), std::string::npos);
   const std::string bad = "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0\n";
   EXPECT_NE(input_error_of([&] { parse_stl(bad, "bad.stl"); }).find("bad.stl:5: expected 'vertex x y z'"),
+            std::string::npos);
+}
+
+// a binary STL of the given triangles (normal left zero)
+std::string binary_stl(const std::vector<std::array<float, 9>>& triangles) {
+  std::string bytes(80, ' ');
+  const std::uint32_t n = static_cast<std::uint32_t>(triangles.size());
+  bytes.append(reinterpret_cast<const char*>(&n), 4);
+  for (const auto& t : triangles) {
+    bytes.append(12, '\0');
+    bytes.append(reinterpret_cast<const char*>(t.data()), 36);
+    bytes.append(2, '\0');
+  }
+  return bytes;
+}
+
+TEST(MeshIo, NonFiniteCoordinatesAreRejected) {
+  // NaN in a binary STL used to end as "no triangles" after NaN keys in the vertex-merging map
+  // (undefined behaviour: NaN breaks its ordering)
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::string bytes = binary_stl({{0, 0, 0, 1, 0, 0, 0, 1, 0}, {0, 0, 0, nan, 0, 0, 0, 1, 0}});
+  EXPECT_NE(input_error_of([&] { parse_stl(bytes, "nan.stl"); })
+                .find("nan.stl: triangle 1, vertex 1: a coordinate is not a finite number"),
+            std::string::npos);
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_NE(input_error_of([&] { parse_stl(binary_stl({{0, 0, 0, 1, 0, 0, 0, inf, 0}}), "inf.stl"); })
+                .find("triangle 0, vertex 2"),
+            std::string::npos);
+  // the text formats: nan, inf and numbers beyond a double
+  const std::string ascii = "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex nan 0 0\n";
+  EXPECT_NE(input_error_of([&] { parse_stl(ascii, "a.stl"); }).find("a.stl:5: expected a finite number (x), got 'nan'"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] { parse_obj("v 0 0 1e999\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "o.obj"); })
+                .find("o.obj:1: expected a finite number (z), got '1e999'"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] { parse_gmsh("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 inf 0 0\n", "g.msh"); })
+                .find("g.msh:6: expected a finite number (x), got 'inf'"),
+            std::string::npos);
+}
+
+TEST(MeshIo, CountsBeyondTheLimitsAreRejected) {
+  MeshLimits limits;
+  limits.max_triangles = 11;  // the unit cube has 12
+  EXPECT_NE(input_error_of([&] { read_stl(kData + "/cube_binary.stl", limits); })
+                .find("12 triangles, more than the limit of 11 (settings.limits.max_triangles"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] { read_obj(kData + "/cube.obj", limits); }).find("more than the limit of 11"),
+            std::string::npos);
+  limits = MeshLimits();
+  limits.max_nodes = 7;  // 8 corners
+  EXPECT_NE(input_error_of([&] { read_gmsh(kData + "/cube_v2.msh", limits); })
+                .find("8 nodes, more than the limit of 7 (settings.limits.max_nodes"),
+            std::string::npos);
+  limits = MeshLimits();
+  limits.max_elements = 5;  // 6 tetrahedra
+  EXPECT_NE(input_error_of([&] { read_gmsh(kData + "/cube_v41.msh", limits); }).find("6 tetrahedra"),
+            std::string::npos);
+  limits.max_elements = 6;
+  EXPECT_NO_THROW(read_gmsh(kData + "/cube_v41.msh", limits));
+}
+
+TEST(MeshIo, HugeElementTagCountIsAnErrorNotAnOverflow) {
+  // 3 + n_tags overflowed a signed integer (undefined behaviour) before the check
+  const std::string text = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Elements\n1\n1 4 9223372036854775807 1 2 3 4\n";
+  EXPECT_NE(input_error_of([&] { parse_gmsh(text, "t.msh"); }).find("t.msh:6: bad number of element tags"),
             std::string::npos);
 }
 
