@@ -38,6 +38,7 @@ void Simulation::reset() {
   warnings_.clear();
   union_failures_ = 0;
   max_energy_seen_ = kinetic_energy();
+  watchdog_.reset(model_, state_);
 }
 
 namespace {
@@ -143,6 +144,7 @@ void Simulation::step() {
   }
   max_energy_seen_ = std::max(max_energy_seen_, ke);
   report_union_failures(w);
+  watchdog_.check(model_, before, state_, w.contacts, warnings_);
 }
 
 void Simulation::report_union_failures(const Workspace& w) {

@@ -9,6 +9,7 @@
 #include "model/state.h"
 #include "probes/probes.h"
 #include "sim/profile.h"
+#include "sim/watchdog.h"
 
 namespace suction {
 
@@ -41,8 +42,9 @@ class Simulation {
   /// Kinetic energy of all dynamic bodies [J].
   double kinetic_energy() const;
 
-  /// Warnings of the last step (a failed mesh union: the step, the bodies and the reason);
-  /// the run goes on.  Callers print them (the CLI to stderr, the page in its banner).
+  /// Warnings of the last step (a failed mesh union: the step, the bodies and the reason; the
+  /// watchdog's tunnelling, deep contact and left-the-scene warnings, sim/watchdog.h); the run
+  /// goes on.  Callers print them (the CLI to stderr, the page in its banner).
   const std::vector<std::string>& warnings() const { return warnings_; }
   /// Mesh unions that failed since the last reset.
   long union_failures() const { return union_failures_; }
@@ -58,6 +60,7 @@ class Simulation {
   double max_energy_seen_ = 0.0;
   std::vector<std::string> warnings_;
   long union_failures_ = 0;
+  Watchdog watchdog_;
 };
 
 }  // namespace suction
