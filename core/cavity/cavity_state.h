@@ -28,4 +28,20 @@ struct CavityState {
   bool dormant = false;           // flattened: remembered (with its air) but exerts no force
 };
 
+/// Where the air of all cavities went in one step (N = P·V [J]).  The books close:
+///   end − start = leaked_in + created − released + outflow;
+/// merges and splits move air between cavities and change no total (docs/reliability.md).
+struct AirLedger {
+  double start = 0.0;      // Σ N at the start of the step
+  double end = 0.0;        // Σ N at the end of the step
+  double leaked_in = 0.0;  // Ṅ_leak h over the cavities with a row
+  double created = 0.0;    // new cavities: P_atm V at the shape that sealed them
+  double released = 0.0;   // cavities whose seal opened (or whose pair parted): to the atmosphere
+  double outflow = 0.0;    // ΔN ≤ 0: air pushed out above p_max
+  int merges = 0;          // groups of old cavities that became one
+  int splits = 0;          // cavities that became several
+  /// what the books leave unexplained (0 up to rounding)
+  double imbalance() const { return end - start - (leaked_in + created - released + outflow); }
+};
+
 }  // namespace suction

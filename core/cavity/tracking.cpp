@@ -64,7 +64,9 @@ std::vector<CavityState> track_cavities(const std::vector<const CavityState*>& o
                                         const std::vector<CavityGeometry>& go,
                                         std::vector<CavityState> fresh,
                                         std::vector<CavityGeometry> gn,
-                                        const TrackingSettings& ts, int& next_id) {
+                                        const TrackingSettings& ts, int& next_id, AirLedger* ledger) {
+  AirLedger unused;
+  AirLedger& books = ledger ? *ledger : unused;
   // a new cavity with no volume (all offset) is not a cavity
   for (size_t j = fresh.size(); j-- > 0;)
     if (!(gn[j].volume > 0.0)) {
@@ -105,21 +107,28 @@ std::vector<CavityState> track_cavities(const std::vector<const CavityState*>& o
       c.id = next_id++;
       c.air = ts.p_atm * v;
       c.pressure = ts.p_atm;
+      books.created += c.air;
       continue;
     }
     const int root = find(no + j);
     double air = 0.0, vol = 0.0;
-    int first_old = -1, first_new = -1;
+    int first_old = -1, first_new = -1, n_old = 0, n_new = 0;
     for (int i = 0; i < no; ++i)
       if (find(i) == root) {
         air += old[i]->air;
+        ++n_old;
         if (first_old < 0) first_old = i;
       }
     for (int k = 0; k < nn; ++k)
       if (find(no + k) == root) {
         vol += gn[k].volume;
+        ++n_new;
         if (first_new < 0 || gn[k].volume > gn[first_new].volume) first_new = k;
       }
+    if (j == first_new) {  // once per group
+      books.merges += n_old > 1;
+      books.splits += n_new > 1;
+    }
     c.air = vol > 0.0 ? air * v / vol : 0.0;  // merge: sum; split: by volume
     c.pressure = v > 0.0 ? c.air / v : ts.p_atm;
     if (j == first_new && first_old >= 0) {
@@ -139,6 +148,8 @@ std::vector<CavityState> track_cavities(const std::vector<const CavityState*>& o
     if (oc.dormant || go[i].volume <= ts.flattened_volume_ratio * oc.max_volume) {
       oc.dormant = true;
       out.push_back(std::move(oc));
+    } else {
+      books.released += oc.air;
     }
   }
   for (CavityState& c : fresh) {

@@ -40,10 +40,12 @@ struct TrackingSettings {
 ///  - an unrelated new cavity starts with ambient air and a new id (next_id is advanced);
 ///  - an unrelated old cavity is kept dormant when it was dormant or had shrunk below
 ///    flattened_volume_ratio of its largest volume, and dropped otherwise (its seal is lost).
+/// The ledger, when given, gets the created and the dropped (released) air, merges and splits.
 std::vector<CavityState> track_cavities(const std::vector<const CavityState*>& old,
                                         const std::vector<CavityGeometry>& old_geometry,
                                         std::vector<CavityState> fresh,
                                         std::vector<CavityGeometry> fresh_geometry,
-                                        const TrackingSettings& settings, int& next_id);
+                                        const TrackingSettings& settings, int& next_id,
+                                        AirLedger* ledger = nullptr);
 
 }  // namespace suction

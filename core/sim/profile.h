@@ -2,6 +2,8 @@
 #pragma once
 #include <array>
 
+#include "cavity/cavity_state.h"
+
 namespace suction {
 
 enum class Stage { Leak, FreeMotion, Collision, Cavities, Compliance, Solve, Correction, Count };
@@ -23,6 +25,7 @@ struct StepProfile {
                                          // shape opened their seal (the step was solved again)
   int solver_iterations = 0;             // PGS iterations used
   double solver_residual = 0.0;          // final PGS residual
+  AirLedger air;                         // where the cavities' air went (it closes: imbalance ≈ 0)
 };
 
 }  // namespace suction

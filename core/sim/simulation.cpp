@@ -88,7 +88,14 @@ void Simulation::step() {
     // a seal the solved shape opens ends in this step: the step is solved again with those
     // cavities released (at most three times; those released stay released)
     std::vector<int> released;
+    auto total_air = [&] {
+      double n = 0.0;
+      for (const CavityState& c : state_.cavities) n += c.air;
+      return n;
+    };
     for (int attempt = 0;; ++attempt) {
+      w.air = AirLedger{};  // a redo starts from `before` again
+      w.air.start = total_air();
       timed(Stage::Leak, [&] { leak_cavities(model_, state_, w); });          // 1. leak
       timed(Stage::FreeMotion, [&] {                                          // 2. free motion
         press_drivers(model_, state_);                                        //    (2a. pressing drivers)
@@ -106,7 +113,10 @@ void Simulation::step() {
       std::vector<int> opened;                                                // 6 (check).
       if (attempt < 3)
         timed(Stage::Cavities, [&] { opened = check_seals(model_, state_, w); });
-      if (opened.empty()) break;
+      if (opened.empty()) {
+        w.air.end = total_air();
+        break;
+      }
       p.seals_opened += static_cast<int>(opened.size());
       state_ = before;
       released.insert(released.end(), opened.begin(), opened.end());
@@ -125,6 +135,7 @@ void Simulation::step() {
   p.cavity_union_failures = static_cast<int>(w.union_failures.size());
   p.solver_iterations = w.solver_iterations;
   p.solver_residual = w.solver_residual;
+  p.air = w.air;
   profile_ = p;
 
   // divergence: NaN, or kinetic energy exploding beyond anything the scene can supply

@@ -97,9 +97,11 @@ RemeshPlan remesh_plan(const Model& model, State& state, const Workspace& work) 
 }
 
 /// Job 2: released pairs lose their cavities (the air joins the atmosphere).
-void release_pairs(State& state, const std::vector<PairKey>& released) {
+void release_pairs(State& state, const std::vector<PairKey>& released, AirLedger* ledger) {
   std::erase_if(state.cavities, [&](const CavityState& c) {
-    return std::find(released.begin(), released.end(), PairKey{c.slot_a, c.slot_b}) != released.end();
+    const bool r = std::find(released.begin(), released.end(), PairKey{c.slot_a, c.slot_b}) != released.end();
+    if (r && ledger) ledger->released += c.air;
+    return r;
   });
 }
 
@@ -173,7 +175,7 @@ bool union_pair(const Model& model, const State& state, Workspace& work, const P
 /// Job 4 around the tracking kernel: the pair's tracked cavities are replaced by the result.
 /// Shapes at x_t: a new cavity's air is P_atm times its volume at the shape that sealed it.
 void track_pair(const Model& model, State& state, const Workspace& work, const PairKey& pair,
-                std::vector<CavityState> fresh) {
+                std::vector<CavityState> fresh, AirLedger* ledger) {
   const CavitySettings& cs = model.settings.cavity;
   std::vector<const CavityState*> old;
   std::vector<CavityGeometry> go, gn;
@@ -188,7 +190,7 @@ void track_pair(const Model& model, State& state, const Workspace& work, const P
   ts.sealing_distance = cs.sealing_distance;
   ts.flattened_volume_ratio = cs.flattened_volume_ratio;
   std::vector<CavityState> tracked =
-      track_cavities(old, go, std::move(fresh), std::move(gn), ts, state.next_cavity_id);
+      track_cavities(old, go, std::move(fresh), std::move(gn), ts, state.next_cavity_id, ledger);
   // other pairs' cavities stay, in order; this pair's are replaced
   std::erase_if(state.cavities,
                 [&](const CavityState& c) { return c.slot_a == pair.first && c.slot_b == pair.second; });
@@ -252,10 +254,13 @@ void add_cavity_rows(const Model& model, const State& state, Workspace& work) {
 
 }  // namespace
 
-void leak_cavities(const Model& model, State& state, Workspace&) {
+void leak_cavities(const Model& model, State& state, Workspace& work) {
   const double h = model.settings.dt;
   for (CavityState& c : state.cavities)
-    if (!c.dormant) c.air += h * model.settings.cavity.leak_rate;
+    if (!c.dormant) {
+      c.air += h * model.settings.cavity.leak_rate;
+      work.air.leaked_in += h * model.settings.cavity.leak_rate;
+    }
 }
 
 void update_cavities(const Model& model, State& state, Workspace& work) {
@@ -265,6 +270,7 @@ void update_cavities(const Model& model, State& state, Workspace& work) {
   work.union_failures.clear();
   work.rows.layout.cavities = 0;
   if (!model.settings.cavity.enabled) {
+    for (const CavityState& c : state.cavities) work.air.released += c.air;
     state.cavities.clear();
     return;
   }
@@ -273,11 +279,11 @@ void update_cavities(const Model& model, State& state, Workspace& work) {
   //    h = 10 ms it is close to the unloaded cup, whose lip lifts off a surface the solved lip
   //    still seals.
   const RemeshPlan plan = remesh_plan(model, state, work);           // 1.
-  release_pairs(state, plan.released);                                // 2.
+  release_pairs(state, plan.released, &work.air);                     // 2.
   for (const PairKey& pair : plan.recompute) {
     std::vector<CavityState> fresh;
     if (!union_pair(model, state, work, pair, fresh)) continue;       // 3.
-    track_pair(model, state, work, pair, std::move(fresh));           // 4.
+    track_pair(model, state, work, pair, std::move(fresh), &work.air);  // 4.
   }
   // a redo of the step (check_seals): the cavities whose seal the solved shape opened are
   // released (their air joins the atmosphere); their pairs are united again at the next step
@@ -285,7 +291,10 @@ void update_cavities(const Model& model, State& state, Workspace& work) {
   std::erase_if(state.cavities, [&](const CavityState& c) {
     const bool r = std::find(work.release_cavity_ids.begin(), work.release_cavity_ids.end(), c.id) !=
                    work.release_cavity_ids.end();
-    if (r) reopened.push_back({c.slot_a, c.slot_b});
+    if (r) {
+      reopened.push_back({c.slot_a, c.slot_b});
+      work.air.released += c.air;
+    }
     return r;
   });
   std::erase_if(state.sealing_contacts, [&](const auto& s) {
@@ -316,11 +325,11 @@ std::vector<int> check_seals(const Model& model, const State& state, Workspace& 
   s.sealing_contacts = state.sealing_contacts;
   s.next_cavity_id = state.next_cavity_id;
   const RemeshPlan plan = remesh_plan(model, s, work);
-  release_pairs(s, plan.released);
+  release_pairs(s, plan.released, nullptr);  // a trial on a copy: no air moves
   for (const PairKey& pair : plan.recompute) {
     std::vector<CavityState> fresh;
     if (!union_pair(model, s, work, pair, fresh)) continue;
-    track_pair(model, s, work, pair, std::move(fresh));
+    track_pair(model, s, work, pair, std::move(fresh), nullptr);
   }
   work.union_failures.resize(failures);  // reported by the next step, which retries them
   std::vector<int> opened;

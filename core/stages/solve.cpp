@@ -50,7 +50,9 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
     CavityState& c = state.cavities[work.cavity_index[k]];
     c.pressure = cavities[k].pressure;
     c.outflow = cavities[k].outflow;
-    c.air = std::max(0.0, c.air + c.outflow);
+    const double air = std::max(0.0, c.air + c.outflow);
+    work.air.outflow += air - c.air;
+    c.air = air;
   }
   work.solver_iterations = r.iterations;
   work.solver_residual = r.residual;

@@ -58,6 +58,7 @@ struct Workspace {
   std::vector<int> cavity_index;           // cavity row k -> index into State::cavities
   std::vector<double> cavity_volume_free;  // V at x_free of cavity row k, linearized from x_t [m³]
   int cavity_unions = 0;                   // unions computed in this step
+  AirLedger air;                           // the step's air books (reset by each attempt)
   std::vector<UnionFailure> union_failures;  // unions that failed in this step
   // the seal check at the end of a step (check_seals): the cavities whose seal the solved
   // shape opened, released by the cavity stage when the step is solved again

@@ -126,9 +126,14 @@ TEST(CavityTracking, AMergeSumsTheAirAndASplitSharesItByVolume) {
   a.state.max_volume = ga.volume;
   b.state.max_volume = gb.volume;
   int next_id = 3;
+  AirLedger books;
   std::vector<CavityState> merged =
-      track_cavities({&a.state, &b.state}, {ga, gb}, {ab.state}, {gab}, TrackingSettings{}, next_id);
+      track_cavities({&a.state, &b.state}, {ga, gb}, {ab.state}, {gab}, TrackingSettings{}, next_id, &books);
   ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(books.merges, 1);  // a merge moves air, it creates and releases none
+  EXPECT_EQ(books.splits, 0);
+  EXPECT_EQ(books.created, 0.0);
+  EXPECT_EQ(books.released, 0.0);
   EXPECT_NEAR(merged[0].air, a.state.air + b.state.air, 1e-12 * merged[0].air);
   EXPECT_EQ(merged[0].id, 1);
 
@@ -137,13 +142,46 @@ TEST(CavityTracking, AMergeSumsTheAirAndASplitSharesItByVolume) {
   Shell a2 = wrapped_shell(R, t, 0.9, 1.5, 0, 100000);
   Shell b2 = wrapped_shell(R, 1.5 * t, 1.5, 2.1, 0, 100000);
   const CavityGeometry ga2 = cavity_geometry(a2.x, a2.state), gb2 = cavity_geometry(b2.x, b2.state);
+  AirLedger split_books;
   std::vector<CavityState> split = track_cavities({&whole}, {gab}, {a2.state, b2.state}, {ga2, gb2},
-                                                  TrackingSettings{}, next_id);
+                                                  TrackingSettings{}, next_id, &split_books);
   ASSERT_EQ(split.size(), 2u);
+  EXPECT_EQ(split_books.splits, 1);
+  EXPECT_EQ(split_books.merges, 0);
+  EXPECT_EQ(split_books.created + split_books.released, 0.0);
   const double total = ga2.volume + gb2.volume;
   EXPECT_NEAR(split[0].air + split[1].air, whole.air, 1e-12 * whole.air);
   EXPECT_NEAR(split[0].air, whole.air * ga2.volume / total, 1e-12 * whole.air);
   EXPECT_EQ(split[1].id, 1) << "the larger part keeps the id";
+}
+
+TEST(CavityTracking, TheLedgerCountsNewAirAndAirLostWithASeal) {
+  const double R = 0.0315, t = 2e-4;
+  // an old cavity that vanished while large (its seal is lost) and an unrelated new one
+  Shell gone = wrapped_shell(R, t, 0.9, 1.5, 0, 100000);
+  Shell fresh = wrapped_shell(R, t, 2.5, 3.0, 5000, 200000);
+  const CavityGeometry gg = cavity_geometry(gone.x, gone.state), gf = cavity_geometry(fresh.x, fresh.state);
+  gone.state.id = 1;
+  gone.state.air = 0.4 * kPAtm * gg.volume;
+  gone.state.max_volume = gg.volume;
+  int next_id = 2;
+  AirLedger books;
+  auto out = track_cavities({&gone.state}, {gg}, {fresh.state}, {gf}, TrackingSettings{}, next_id, &books);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].id, 2);
+  EXPECT_NEAR(books.released, gone.state.air, 1e-15);
+  EXPECT_NEAR(books.created, kPAtm * gf.volume, 1e-12 * kPAtm * gf.volume);
+  // the books close: Σ air after = before + created − released
+  books.start = gone.state.air;
+  books.end = out[0].air;
+  EXPECT_NEAR(books.imbalance(), 0.0, 1e-12 * kPAtm * gf.volume);
+  // a flattened one is kept dormant with its air: nothing released
+  gone.state.max_volume = 100.0 * gg.volume;
+  AirLedger kept;
+  auto dormant = track_cavities({&gone.state}, {gg}, {}, {}, TrackingSettings{}, next_id, &kept);
+  ASSERT_EQ(dormant.size(), 1u);
+  EXPECT_TRUE(dormant[0].dormant);
+  EXPECT_EQ(kept.released, 0.0);
 }
 
 }  // namespace
