@@ -103,7 +103,7 @@ struct FrictionPair {
 struct ContactSettings {
   CollisionSettings collision;           // alarm and contact distances [m]
   std::vector<FrictionPair> friction_pairs;  // μ of a pair; otherwise min(μ_a, μ_b)
-  /// a contact deeper than this share of the thinner body's smallest extent is warned about
+  /// a contact deeper than this share of the smallest extent of the body it enters is warned about
   /// (sim/watchdog.h); 0 turns the warning off
   double penetration_warning = 0.75;
 };

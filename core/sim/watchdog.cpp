@@ -129,19 +129,23 @@ void Watchdog::check(const Model& model, const State& before, const State& after
                          "bodies, grown by its diagonal): nothing will stop it now");
   }
 
-  // a contact found deep inside a body: the thinner body's smallest extent sets the scale
+  // a contact found deep inside a body: the smallest extent of the body entered (the triangle
+  // side of a vertex-triangle contact; the thinner of the two otherwise) sets the scale
   const double fraction = model.settings.contact.penetration_warning;
   if (fraction > 0) {
     for (const Contact& c : contacts) {
       const int a = c.a.body, b = c.b.body;
       if (a < 0 || b < 0 || a >= slots.count() || b >= slots.count()) continue;
-      const double size = std::min(smallest_extent(boxes_before[a]), smallest_extent(boxes_before[b]));
+      const double ea = smallest_extent(boxes_before[a]), eb = smallest_extent(boxes_before[b]);
+      const double size = c.a.count == 1 && c.b.count > 1   ? eb
+                          : c.b.count == 1 && c.a.count > 1 ? ea
+                                                            : std::min(ea, eb);
       if (!(c.gap < -fraction * size) || !first_time(kPenetration, std::min(a, b), std::max(a, b))) continue;
       char share[32];
       std::snprintf(share, sizeof share, "%.0f %%", 100.0 * -c.gap / size);
       warnings.push_back(step_prefix(after) + "a contact of '" + slot_name(model, a) + "' and '" +
                          slot_name(model, b) + "' penetrates " + mm(-c.gap) + " at the free-motion shape, " +
-                         share + " of the thinner body's size (" + mm(size) +
+                         share + " of the size of the body it enters (" + mm(size) +
                          "; warning above settings.contact.penetration_warning): the step is too long "
                          "for this speed and may let it through; use a smaller time step");
     }

@@ -31,7 +31,8 @@ class Watchdog {
   ///  - a body whose centre moved more than half its smallest extent and whose path crossed
   ///    another body's box (tunnelling: contacts only see what is within reach at one time);
   ///  - a contact whose penetration exceeds settings.contact.penetration_warning times the
-  ///    smallest extent of the thinner body;
+  ///    smallest extent of the body it enters (the triangle side of a vertex-triangle contact,
+  ///    the thinner body otherwise);
   ///  - a body with degrees of freedom that has left the scene's extent (the initial boxes of
   ///    all bodies, grown by their diagonal) and will not come back; only in scenes with a
   ///    fixed or kinematic body (a scene of free bodies alone has no stage to leave).

@@ -131,7 +131,7 @@ TEST(Watchdog, ADeepContactIsReportedOnceAboveTheSetFraction) {
   dog.check(model, state, state, {c}, warnings);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("a contact of 'cube' and 'plate' penetrates 16 mm"), std::string::npos) << warnings[0];
-  EXPECT_NE(warnings[0].find("80 % of the thinner body's size (20 mm"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("80 % of the size of the body it enters (20 mm"), std::string::npos) << warnings[0];
   dog.check(model, state, state, {c}, warnings);  // once per pair and run
   EXPECT_EQ(warnings.size(), 1u);
   // the fraction is a setting; 0 turns it off
