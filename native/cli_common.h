@@ -53,6 +53,16 @@ struct BenchOptions {
 void add_bench_command(CLI::App& app, BenchOptions& options, CLI::App*& command);
 int bench_command(const BenchOptions& options);
 
+struct SoakOptions {
+  SceneOptions scene;
+  long steps = 20000;
+  double rss_tolerance = 0.01;
+  std::string json;
+  bool quiet = false;
+};
+void add_soak_command(CLI::App& app, SoakOptions& options, CLI::App*& command);
+int soak_command(const SoakOptions& options);
+
 void add_info_command(CLI::App& app, SceneOptions& options, CLI::App*& command);
 int info_command(const SceneOptions& options);
 

@@ -1,4 +1,4 @@
-// suction: the native command-line tool.  Subcommands run, bench, info, validate
+// suction: the native command-line tool.  Subcommands run, bench, soak, info, validate
 // (docs/cli.md).  Exit codes: 0 success, 1 simulation failure, 2 bad input.
 #include <exception>
 #include <iostream>
@@ -51,10 +51,12 @@ int main(int argc, char** argv) {
 
   RunOptions run_options;
   BenchOptions bench_options;
+  SoakOptions soak_options;
   SceneOptions info_options, validate_options;
-  CLI::App *run = nullptr, *bench = nullptr, *info = nullptr, *validate = nullptr;
+  CLI::App *run = nullptr, *bench = nullptr, *soak = nullptr, *info = nullptr, *validate = nullptr;
   add_run_command(app, run_options, run);
   add_bench_command(app, bench_options, bench);
+  add_soak_command(app, soak_options, soak);
   add_info_command(app, info_options, info);
   add_validate_command(app, validate_options, validate);
 
@@ -73,6 +75,8 @@ int main(int argc, char** argv) {
     return guarded(run_options.scene.scene, [&] { return run_command(run_options); });
   if (bench->parsed())
     return guarded(bench_options.scene.scene, [&] { return bench_command(bench_options); });
+  if (soak->parsed())
+    return guarded(soak_options.scene.scene, [&] { return soak_command(soak_options); });
   if (info->parsed())
     return guarded(info_options.scene, [&] { return info_command(info_options); });
   if (validate->parsed())

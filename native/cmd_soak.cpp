@@ -1,0 +1,216 @@
+// suction soak SCENE: the scene looped for many steps (reset at its duration), checking what a
+// long run must keep: finite state (the step's own divergence check), closed air books every
+// step (AirLedger: air only from the leak and new seals, only out by lost seals and p_max), no
+// negative air, and resident memory flat after the warm-up (docs/reliability.md).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+#include <nlohmann/json.hpp>
+
+#include "cli_common.h"
+#include "sim/simulation.h"
+
+namespace suction::cli {
+
+namespace {
+
+/// resident set size of this process [bytes] (Linux /proc; 0 where unavailable)
+double resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  long pages_total = 0, pages_resident = 0;
+  if (!(statm >> pages_total >> pages_resident)) return 0.0;
+  return static_cast<double>(pages_resident) * static_cast<double>(sysconf(_SC_PAGESIZE));
+}
+
+/// bytes the allocator has handed out and not got back (glibc's mallinfo2; 0 elsewhere): what a
+/// leak grows, unlike the resident size, which also holds freed memory the allocator keeps
+double heap_in_use_bytes() {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+  const struct mallinfo2 m = mallinfo2();
+  return static_cast<double>(m.uordblks + m.hblkhd);
+#else
+  return 0.0;
+#endif
+}
+
+/// the peak resident set size so far [bytes] (VmHWM; 0 where unavailable)
+double peak_resident_bytes() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) * 1024.0;  // "VmHWM:  1234 kB"
+  return 0.0;
+}
+
+}  // namespace
+
+void add_soak_command(CLI::App& app, SoakOptions& options, CLI::App*& command) {
+  command = app.add_subcommand(
+      "soak", "loop a scene for many steps: no NaN, closed air books every step, memory flat");
+  add_scene_options(command, options.scene);
+  command->add_option("--steps", options.steps, "steps in all, the scene restarting at its duration (default 20000)")
+      ->check(CLI::Range(1L, kMaxRunSteps))
+      ->type_name("N");
+  command->add_option("--rss-tolerance", options.rss_tolerance,
+                      "largest growth of resident memory (and of its peak) from loop 2 to the last loop, "
+                      "as a fraction (default 0.01; negative: not checked, e.g. under sanitizers)")
+      ->check(finite_number())
+      ->type_name("F");
+  command->add_option("--json", options.json, "also write the figures as JSON")->type_name("FILE");
+  command->add_flag("-q,--quiet", options.quiet, "no progress line");
+}
+
+int soak_command(const SoakOptions& options) {
+  Simulation sim(load_model(options.scene));
+  const Model& model = sim.model();
+  const long per_loop = std::max(1L, std::lround(model.settings.duration / model.settings.dt));
+  const bool progress = !options.quiet && isatty(STDERR_FILENO);
+
+  long loops = 1, books_broken = 0, warnings = 0, steps_with_air = 0;
+  double worst_imbalance = 0.0, created = 0.0, released = 0.0, leaked = 0.0, outflow = 0.0;
+  int merges = 0, splits = 0;
+  // memory at the same phase of every loop (its start, right after the reset): a leak grows
+  // loop over loop, while what a step allocates and frees comes back at the same phase.  The
+  // first loop is the warm-up (buffers and caches reach their size).
+  std::vector<std::pair<long, double>> loop_rss;  // (step, resident bytes) at loops 2, 3, ...
+  std::vector<double> loop_heap;                   // heap in use at loops 2, 3, ...
+  double peak_after_warmup = 0.0;
+  std::string failure, first_broken;
+  const auto start = std::chrono::steady_clock::now();
+  long done = 0;
+  try {
+    for (; done < options.steps; ++done) {
+      if (sim.state().step >= per_loop) {
+        sim.reset();
+        ++loops;
+        loop_rss.push_back({done, resident_bytes()});
+        loop_heap.push_back(heap_in_use_bytes());
+        if (loops == 2) peak_after_warmup = peak_resident_bytes();
+      }
+      sim.step();
+      warnings += static_cast<long>(sim.warnings().size());
+      const AirLedger& a = sim.profile().air;
+      const double scale = std::max({a.start, a.end, a.created, a.released, 1e-6});
+      const double rel = std::abs(a.imbalance()) / scale;
+      worst_imbalance = std::max(worst_imbalance, rel);
+      bool negative = false;
+      for (const CavityState& c : sim.state().cavities) negative = negative || !(c.air >= 0.0);
+      if (rel > 1e-9 || negative) {
+        if (books_broken++ == 0)
+          first_broken = format("step %ld of loop %ld: imbalance %.3g J of %.3g J%s", sim.state().step, loops,
+                                a.imbalance(), scale, negative ? ", negative air" : "");
+      }
+      created += a.created;
+      released += a.released;
+      leaked += a.leaked_in;
+      outflow += a.outflow;
+      merges += a.merges;
+      splits += a.splits;
+      steps_with_air += a.end > 0.0;
+      if (progress && (done + 1) % 100 == 0)
+        std::cerr << format("\r  %ld / %ld steps, loop %ld, %.1f MB resident", done + 1, options.steps, loops,
+                            resident_bytes() / 1e6)
+                  << std::flush;
+    }
+  } catch (const SimulationError& e) {
+    failure = format("step %ld of loop %ld failed: %s", sim.state().step + 1, loops, e.what());
+  }
+  if (progress) std::cerr << "\r" << std::string(70, ' ') << "\r";
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  // growth from the start of loop 2 to the start of the last loop, and of the peak; the
+  // least-squares slope of the loop-start samples per 10 000 steps
+  const bool measured = loop_rss.size() >= 2 && loop_rss.front().second > 0;
+  const double rss_first = measured ? loop_rss.front().second : 0.0;
+  const double rss_last = measured ? loop_rss.back().second : 0.0;
+  const double peak_end = peak_resident_bytes();
+  const double growth = measured ? (rss_last - rss_first) / rss_first : 0.0;
+  const double peak_growth = measured && peak_after_warmup > 0 ? (peak_end - peak_after_warmup) / peak_after_warmup : 0.0;
+  double slope = 0.0;
+  if (loop_rss.size() >= 2) {
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (const auto& [x, y] : loop_rss) {
+      sx += x;
+      sy += y;
+      sxx += double(x) * x;
+      sxy += double(x) * y;
+    }
+    const double n = static_cast<double>(loop_rss.size());
+    const double d = n * sxx - sx * sx;
+    if (d > 0) slope = (n * sxy - sx * sy) / d * 1e4;
+  }
+  const bool heap_measured = loop_heap.size() >= 2 && loop_heap.front() > 0;
+  const double heap_first = heap_measured ? loop_heap.front() : 0.0, heap_last = heap_measured ? loop_heap.back() : 0.0;
+  const double heap_growth = heap_measured ? (heap_last - heap_first) / heap_first : 0.0;
+  const bool check_memory = options.rss_tolerance >= 0 && measured;
+  const bool memory_ok = !check_memory || (growth <= options.rss_tolerance && peak_growth <= options.rss_tolerance &&
+                                           heap_growth <= options.rss_tolerance);
+  const bool ok = failure.empty() && books_broken == 0 && memory_ok;
+
+  std::cout << format("soak      %s  (%s)\n", model.name.c_str(), options.scene.scene.c_str());
+  std::cout << format("steps     %ld of %ld: %ld loops of %ld steps (the first is the warm-up), wall %s\n", done,
+                      options.steps, loops, per_loop, format_duration(wall).c_str());
+  std::cout << format("air       books closed every step: %s (worst imbalance %.2g of the step's air); "
+                      "created %.4g J, released %.4g J, leaked in %.4g J, outflow %.4g J; %d merges, %d splits; "
+                      "%ld steps with air\n",
+                      books_broken == 0 ? "yes" : "NO", worst_imbalance, created, released, leaked, outflow,
+                      merges, splits, steps_with_air);
+  if (books_broken) std::cout << "          first broken: " << first_broken << "\n";
+  if (measured)
+    std::cout << format("memory    resident at the start of loop 2: %.2f MB, of the last loop: %.2f MB (%+.2f %%), "
+                        "slope %+.3f MB per 10 000 steps; peak %.2f MB after loop 1, %.2f MB at the end (%+.2f %%); %s\n",
+                        rss_first / 1e6, rss_last / 1e6, 100.0 * growth, slope / 1e6, peak_after_warmup / 1e6,
+                        peak_end / 1e6, 100.0 * peak_growth,
+                        options.rss_tolerance < 0 ? "not checked"
+                                                  : format("limit %+.2g %%", 100.0 * options.rss_tolerance).c_str());
+  else
+    std::cout << "memory    not measured (fewer than 3 loops: raise --steps)\n";
+  if (heap_measured)
+    std::cout << format("heap      in use at the start of loop 2: %.3f MB, of the last loop: %.3f MB (%+.3f %%)\n",
+                        heap_first / 1e6, heap_last / 1e6, 100.0 * heap_growth);
+  std::cout << format("warnings  %ld\n", warnings);
+  if (!failure.empty()) std::cout << "failure   " << failure << "\n";
+  std::cout << "verdict   " << (ok ? "PASS" : "FAIL") << "\n";
+
+  if (!options.json.empty()) {
+    nlohmann::json j = {{"scene", model.name},
+                        {"scene_file", options.scene.scene},
+                        {"steps", done},
+                        {"loops", loops},
+                        {"steps_per_loop", per_loop},
+                        {"wall_s", wall},
+                        {"books_broken", books_broken},
+                        {"worst_imbalance", worst_imbalance},
+                        {"air_created_J", created},
+                        {"air_released_J", released},
+                        {"air_leaked_in_J", leaked},
+                        {"air_outflow_J", outflow},
+                        {"merges", merges},
+                        {"splits", splits},
+                        {"rss_loop2_bytes", rss_first},
+                        {"rss_last_loop_bytes", rss_last},
+                        {"rss_growth", growth},
+                        {"rss_slope_bytes_per_10k_steps", slope},
+                        {"peak_after_loop1_bytes", peak_after_warmup},
+                        {"peak_end_bytes", peak_end},
+                        {"peak_growth", peak_growth},
+                        {"heap_loop2_bytes", heap_first},
+                        {"heap_last_loop_bytes", heap_last},
+                        {"heap_growth", heap_growth},
+                        {"warnings", warnings},
+                        {"failure", failure},
+                        {"pass", ok}};
+    std::ofstream out(options.json);
+    if (!out) throw InputError("cannot write '" + options.json + "'");
+    out << j.dump(2) << '\n';
+  }
+  return ok ? kExitOk : kExitSimulationFailed;
+}
+
+}  // namespace suction::cli
