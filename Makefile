@@ -17,6 +17,9 @@
 #   make bench-wasm   wasm (node) against native, 200 steps of default and cup_fall (a table)
 #   make bench-browser  wasm-web, web, then bench/browser_rtf.mjs: the real-time factor in
 #                 headless chromium of ground, rigid_lift, pull_test (a table; JSON in build/bench)
+#   make soak-browser  wasm-web, web, then bench/browser_soak.mjs: SOAK_MINUTES (10) of play of
+#                 SOAK_SCENE (ground) in headless chromium, looping, memory sampled after a forced
+#                 GC; fails if wasm memory or JS objects grow > 1 % after the warm-up (docs/web.md)
 #   make cuda     configure + build build/cuda (SUCTION_WITH_CUDA=ON, sm_90; compile only here)
 #   make table2   cuda build, then scripts/table2.py: the paper's Table 2 sweep, cpu and cuda
 #   make convergence  native build, then scripts/convergence.py: the paper's Fig. 9 study (mesh
@@ -175,6 +178,19 @@ BENCH_BROWSER_ARGS ?=
 bench-browser: wasm-web web
 	@echo "==> bench: browser real-time factor (chromium, bench/browser_rtf.mjs)"
 	$(NODE) bench/browser_rtf.mjs $(BENCH_SCENES) --json $(BUILD_DIR)/bench/browser_rtf.json $(BENCH_BROWSER_ARGS)
+
+# the issue "long runs": SOAK_MINUTES of play of SOAK_SCENE in headless chromium, the scene looping
+# (reset + play at its end), memory sampled after a forced GC (bench/browser_soak.mjs). Exit 1 if
+# the wasm memory or the page's or the worker's JS objects grew more than 1 % after the warm-up.
+# SOAK_ARGS: more options, e.g. --sample-seconds 30 --warmup-minutes 3
+SOAK_MINUTES ?= 10
+SOAK_SCENE   ?= ground
+SOAK_ARGS    ?=
+.PHONY: soak-browser
+soak-browser: wasm-web web
+	@echo "==> soak: $(SOAK_MINUTES) min of $(SOAK_SCENE) in chromium, memory flat? (bench/browser_soak.mjs)"
+	$(NODE) bench/browser_soak.mjs --scene $(SOAK_SCENE) --minutes $(SOAK_MINUTES) \
+	  --json $(BUILD_DIR)/bench/browser_soak_$(SOAK_SCENE).json $(SOAK_ARGS)
 
 # --- CUDA (compile-only where no GPU is present) ----------------------------------------
 configure-cuda: deps
