@@ -475,7 +475,10 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
   if (k == 0 || n_ == 0) return;
   const int ns = num_supernodes();
   // columns ordered by their first supernode (postorder: neighbours share their paths)
-  std::vector<std::pair<int, int>> first(k);
+  // (the scratch below is kept between calls: a step's ~10 MB of temporaries fragmented the
+  // heap, so that resident memory crept up over a long run and wasm memory grew a step)
+  std::vector<std::pair<int, int>>& first = iqf_first_;
+  first.resize(k);
   for (int c = 0; c < k; ++c) {
     int f = ns;
     for (SparseMatrix::InnerIterator it(B, c); it; ++it)
@@ -486,19 +489,16 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
   constexpr int kChunk = kGroup;
   const int nchunks = (k + kChunk - 1) / kChunk;
   // per chunk: its columns, the supernodes it reaches (ascending) and Y on their columns
-  struct Chunk {
-    int m = 0;
-    int cols[kChunk];
-    std::vector<int> sn;            // reached supernodes, ascending
-    std::vector<size_t> offset;     // per reached supernode: start of its rows in y
-    std::vector<double> y;          // rows of the reached supernodes' columns, m values each
-  };
-  std::vector<Chunk> chunks(nchunks);
-  std::vector<int> mark(ns, -1);
+  using Chunk = IqfGroup;
+  std::vector<Chunk>& chunks = iqf_groups_;
+  if (static_cast<int>(chunks.size()) < nchunks) chunks.resize(nchunks);
+  std::vector<int>& mark = iqf_mark_;
+  mark.assign(ns, -1);
   std::vector<double>& ybuf = iqf_y_;  // kept between calls: no allocation per step
   ybuf.resize(static_cast<size_t>(n_) * kChunk);
   for (int p = 0; p < nchunks; ++p) {
     Chunk& ch = chunks[p];
+    ch.sn.clear();
     ch.m = std::min(kChunk, k - p * kChunk);
     constexpr int m = kChunk;  // a short last chunk is padded with zero columns
     for (int c = 0; c < ch.m; ++c) {
@@ -562,7 +562,9 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
   // G = Yᵀ Y = Σ_J Y_Jᵀ Y_J over the supernodes J: one symmetric rank update per supernode
   // with the blocks of every group that reaches it, summed into Gs (the groups' column order)
   using Block = Eigen::Matrix<double, Eigen::Dynamic, kChunk, Eigen::RowMajor>;
-  std::vector<std::vector<std::pair<int, size_t>>> by_sn(ns);  // (group, offset in its y)
+  std::vector<std::vector<std::pair<int, size_t>>>& by_sn = iqf_by_sn_;  // (group, offset in its y)
+  if (static_cast<int>(by_sn.size()) < ns) by_sn.resize(ns);
+  for (int J = 0; J < ns; ++J) by_sn[J].clear();
   for (int p = 0; p < nchunks; ++p)
     for (size_t q = 0; q < chunks[p].sn.size(); ++q) by_sn[chunks[p].sn[q]].push_back({p, chunks[p].offset[q]});
   MatX& Gs = iqf_gs_;

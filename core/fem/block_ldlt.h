@@ -86,6 +86,17 @@ class BlockCholesky final : public Factorization {
   mutable std::vector<double> iqf_y_;
   mutable MatX iqf_gs_, iqf_m_, iqf_p_;
   mutable Eigen::Matrix<double, Eigen::Dynamic, kGroup, Eigen::RowMajor> iqf_t_;
+  struct IqfGroup {
+    int m = 0;
+    int cols[kGroup];
+    std::vector<int> sn;          // reached supernodes, ascending
+    std::vector<size_t> offset;   // per reached supernode: start of its rows in y
+    std::vector<double> y;        // rows of the reached supernodes' columns, kGroup values each
+  };
+  mutable std::vector<IqfGroup> iqf_groups_;  // capacities kept between calls
+  mutable std::vector<std::vector<std::pair<int, size_t>>> iqf_by_sn_;
+  mutable std::vector<std::pair<int, int>> iqf_first_;
+  mutable std::vector<int> iqf_mark_;
 };
 
 }  // namespace suction

@@ -38,6 +38,7 @@ PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vec
   if (nc == 0 && np == 0) return result;
   // u = u_free + W λ kept up to date incrementally (column updates)
   VecX u = u_free + W * lambda;
+  VecX du(u.size());  // a contact's column update, evaluated here instead of a temporary per row
   for (int it = 0; it < max_iterations; ++it) {
     double max_change = 0.0, max_force = 0.0;
     for (int k = 0; k < nc; ++k) {
@@ -61,7 +62,8 @@ PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vec
       l.tail<2>() = lt;
       const Vec3 delta = l - old;
       if (delta.squaredNorm() > 0.0) {
-        u += W.middleCols<3>(i) * delta;
+        du.noalias() = W.middleCols<3>(i) * delta;  // the same product as before, into a kept buffer
+        u += du;
         lambda.segment<3>(i) = l;
       }
       max_change = std::max(max_change, delta.cwiseAbs().maxCoeff());
