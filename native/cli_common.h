@@ -58,6 +58,7 @@ struct SoakOptions {
   long steps = 20000;
   double rss_tolerance = 0.01;
   std::string json;
+  bool per_loop = false;
   bool quiet = false;
 };
 void add_soak_command(CLI::App& app, SoakOptions& options, CLI::App*& command);

@@ -63,5 +63,31 @@ check "bench --steps 99999999999 exits 2" test $rc -eq 2
 check "run --duration 0.03 exits 0" test $rc -eq 0
 check "run --duration 0.03 takes 3 steps" grep -q '3 x 10 ms' "$tmp/out"
 
+# hostile scene files: a number overflow, a duplicate key and deep nesting are exit 2 with the
+# pointer (1e999 was exit 1 from run, with no pointer; duplicates passed silently)
+sed 's/"dt": 0.01/"dt": 1e999/' "$scenes/default.json" > "$tmp/ovf.json"
+"$bin" run "$tmp/ovf.json" --steps 1 > /dev/null 2> "$tmp/err"; rc=$?
+check "number overflow exits 2" test $rc -eq 2
+check "number overflow names the pointer" grep -q '/settings/dt: the number 1e999 is out of range' "$tmp/err"
+printf '{"name": "a", "name": "b"}' > "$tmp/dup.json"
+"$bin" validate "$tmp/dup.json" > /dev/null 2> "$tmp/err"; rc=$?
+check "duplicate key exits 2" test $rc -eq 2
+check "duplicate key names both members" grep -q '/name: duplicate key "name": members 1 and 2' "$tmp/err"
+python3 -c 'print("{\"a\": " + "["*100000 + "]"*100000 + "}")' > "$tmp/deep.json"
+"$bin" info "$tmp/deep.json" > /dev/null 2> "$tmp/err"; rc=$?
+check "deep nesting exits 2" test $rc -eq 2
+check "deep nesting names the limit" grep -q 'nested deeper than 100 levels' "$tmp/err"
+"$bin" validate "$scenes/ground.json" --set /bodies/0/mesh/layers=300 > /dev/null 2> "$tmp/err"; rc=$?
+check "oversized mesh exits 2" test $rc -eq 2
+check "oversized mesh names the limit" grep -q 'settings.limits.max_nodes' "$tmp/err"
+
+# soak: a short loop of ground closes its air books; bad step counts are bad input
+"$bin" soak "$scenes/ground.json" --steps 400 --json "$tmp/soak.json" -q > "$tmp/out" 2>&1; rc=$?
+check "soak exits 0" test $rc -eq 0
+check "soak books closed" grep -q 'books closed every step: yes' "$tmp/out"
+check "soak json written" grep -q '"books_broken": 0' "$tmp/soak.json"
+"$bin" soak "$scenes/ground.json" --steps 0 > /dev/null 2>&1; rc=$?
+check "soak --steps 0 exits 2" test $rc -eq 2
+
 echo "$pass passed, $fail failed"
 test $fail -eq 0
