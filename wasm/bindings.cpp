@@ -61,6 +61,7 @@ val contacts(Facade& f) { return view(f.contacts()); }
 val probe_values(Facade& f) { return view(f.probe_values()); }
 val probe_names(const Facade& f) { return to_array(f.probe_names()); }
 val overrides(const Facade& f) { return to_array(f.overrides()); }
+val take_warnings(Facade& f) { return to_array(f.take_warnings()); }
 val driver_offset(const Facade& f, int k) { return to_array(f.driver_offset(k)); }
 val driver_reaction(const Facade& f, int k) { return to_array(f.driver_reaction(k)); }
 double step_count(const Facade& f) { return static_cast<double>(f.step_count()); }
@@ -133,6 +134,7 @@ EMSCRIPTEN_BINDINGS(suction) {
       .function("clearOverrides", &Facade::clear_overrides)
       .function("overrides", &overrides)
       .function("step", &Facade::step)
+      .function("takeWarnings", &take_warnings)
       .function("reset", &Facade::reset)
       .function("loaded", &Facade::loaded)
       .function("time", &Facade::time)

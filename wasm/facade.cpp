@@ -160,12 +160,22 @@ std::string Facade::step(int n) {
       err = current_error();
       break;
     }
+    constexpr size_t kMaxKept = 100;  // a page that never asks does not grow without bound
+    for (const std::string& w : sim_->warnings())
+      if (warnings_.size() < kMaxKept) warnings_.push_back(w);
   }
   invalidate();
   return err;
 }
 
+std::vector<std::string> Facade::take_warnings() {
+  std::vector<std::string> out;
+  out.swap(warnings_);
+  return out;
+}
+
 void Facade::reset() {
+  warnings_.clear();
   if (!sim_) return;
   sim_->reset();
   invalidate();

@@ -77,6 +77,9 @@ class Facade {
   std::vector<std::string> overrides() const;
   /// n steps; '' or the error of the first failing step (the state stays at the last good step)
   std::string step(int n);
+  /// the warnings of the steps since the last call (a failed mesh union; the watchdog's
+  /// tunnelling, deep contact and left-the-stage warnings), each with its step; then cleared
+  std::vector<std::string> take_warnings();
   /// back to the initial state (driver offsets cleared too)
   void reset();
   bool loaded() const { return sim_ != nullptr; }
@@ -158,6 +161,7 @@ class Facade {
   std::vector<std::vector<std::uint32_t>> cavity_indices_;
   std::vector<float> contacts_;
   std::vector<double> probe_values_;
+  std::vector<std::string> warnings_;  // gathered by step(), handed out by take_warnings()
   std::vector<float> empty_float_;
   std::vector<std::uint32_t> empty_index_;
 };

@@ -53,6 +53,9 @@ export interface Simulator {
   overrides(): string[];
   /** n steps; '' or the error of the failing step (state stays at the last good step). */
   step(n: number): string;
+  /** The warnings of the steps since the last call (a failed mesh union; tunnelling, a deep
+   *  contact, a body that left the stage), each naming its step; then cleared (at most 100 kept). */
+  takeWarnings(): string[];
   /** Back to the initial state (driver offsets cleared). */
   reset(): void;
   loaded(): boolean;

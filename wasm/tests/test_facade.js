@@ -293,3 +293,25 @@ test('cup_fall scene loads and steps', async () => {
     assert.strictEqual(sim.stepCount(), 10);
   } finally { sim.delete(); }
 });
+
+test('takeWarnings hands out the watchdog warnings of the steps, once', async () => {
+  const m = await module();
+  const sim = new m.Simulator();
+  try {
+    // a 6 cm cube 1 cm above a 2 cm plate at dt = 0.25 s: the first step jumps through the plate
+    const scene = {
+      settings: { dt: 0.25, duration: 1 },
+      materials: { wood: { young: 1e9, density: 700 } },
+      bodies: [
+        { name: 'cube', type: 'rigid', material: 'wood', mesh: { generator: 'box', size: [0.06, 0.06, 0.06] }, position: [0, 0, 0.04] },
+        { name: 'plate', type: 'fixed', mesh: { generator: 'box', size: [0.5, 0.5, 0.02] }, position: [0, 0, -0.01] },
+      ],
+    };
+    assert.strictEqual(sim.load(JSON.stringify(scene), scenesDir), '');
+    assert.deepStrictEqual(Array.from(sim.takeWarnings()), []);
+    assert.strictEqual(sim.step(2), '');
+    const warnings = Array.from(sim.takeWarnings());
+    assert.ok(warnings.some((w) => /^step 1 .*'cube' moved .* across 'plate'/.test(w)), warnings.join('\n'));
+    assert.deepStrictEqual(Array.from(sim.takeWarnings()), [], 'handed out once');
+  } finally { sim.delete(); }
+});

@@ -201,6 +201,7 @@ export class SimHost {
         this.status();
         break;
       }
+      for (const w of toArray(this.safe('takeWarnings', () => this.sim.takeWarnings(), []))) this.error('warning', w);
       this.recordSample();
       this.dirty = true;
       if (this.stopAtEnd && this.playing && this.sim.time() >= this.sim.duration() - 1e-9 &&
