@@ -248,6 +248,7 @@ export class MockSimulator {
   contactCount() { return this._contacts.length / 6; }
   contacts() { return Float32Array.from(this._contacts); }
   probeNames() { return this._probeNames.slice(); }
+  takeWarnings() { return []; }  // the mock has no watchdog
   probeValues() { return new Float64Array(this._probeNames.length); }
   profile() { return { ...this._profile }; }
   driverCount() { return this._drivers.length; }
