@@ -17,6 +17,9 @@
 #   make bench-wasm   wasm (node) against native, 200 steps of default and cup_fall (a table)
 #   make bench-browser  wasm-web, web, then bench/browser_rtf.mjs: the real-time factor in
 #                 headless chromium of ground, rigid_lift, pull_test (a table; JSON in build/bench)
+#   make soak     native build, then every scene looped SOAK_STEPS (20000) steps by `suction soak`
+#                 (finite, closed air books, memory flat; table in build/soak), and a short soak
+#                 under ASan+UBSan when build/sanitize exists
 #   make soak-browser  wasm-web, web, then bench/browser_soak.mjs: SOAK_MINUTES (10) of play of
 #                 SOAK_SCENE (ground) in headless chromium, looping, memory sampled after a forced
 #                 GC; fails if wasm memory or JS objects grow > 1 % after the warm-up (docs/web.md)
@@ -186,6 +189,21 @@ bench-browser: wasm-web web
 SOAK_MINUTES ?= 10
 SOAK_SCENE   ?= ground
 SOAK_ARGS    ?=
+# every scene looped natively for SOAK_STEPS steps (suction soak: finite steps, closed air
+# books, memory flat after the warm-up); JSON and a table in build/soak (scripts/soak.sh).
+# SOAK_SCENES: a subset (paths). With a sanitizer build (make sanitize), also SOAK_SANITIZE_STEPS
+# steps of each under ASan+UBSan (memory growth not judged there: the quarantine holds memory).
+SOAK_STEPS          ?= 20000
+SOAK_SANITIZE_STEPS ?= 300
+SOAK_SCENES         ?=
+.PHONY: soak
+soak: native
+	scripts/soak.sh $(SUCTION_BIN) $(BUILD_DIR)/soak $(SOAK_STEPS) 0.01 $(SOAK_SCENES)
+	@if [ -x $(BUILD_DIR)/sanitize/native/suction ]; then \
+	  echo "==> soak under ASan+UBSan ($(SOAK_SANITIZE_STEPS) steps each)"; \
+	  scripts/soak.sh $(BUILD_DIR)/sanitize/native/suction $(BUILD_DIR)/soak-sanitize $(SOAK_SANITIZE_STEPS) -1 $(SOAK_SCENES); \
+	else echo "(no build/sanitize: make sanitize adds the soak under the sanitizers)"; fi
+
 .PHONY: soak-browser
 soak-browser: wasm-web web
 	@echo "==> soak: $(SOAK_MINUTES) min of $(SOAK_SCENE) in chromium, memory flat? (bench/browser_soak.mjs)"
