@@ -25,6 +25,10 @@ PACKAGES=(
   nodejs
   npm               # installs three / playwright-core for web/ (skipped when some npm is on PATH)
   chromium          # headless browser for the web front end's e2e test (make test-web)
+  # the ASan + UBSan build and the libFuzzer targets (make sanitize / test-sanitize / fuzz):
+  clang-14          # the compiler (Debian 12's clang; with g++'s libstdc++)
+  libclang-rt-14-dev  # compiler-rt: the ASan/UBSan runtimes and libFuzzer (-fsanitize=fuzzer)
+  llvm-14           # llvm-symbolizer-14: file:line in sanitizer stack traces
 )
 
 CHECK=0
