@@ -1,0 +1,20 @@
+// libFuzzer target: suction::parse_stl (core/mesh/mesh_io.h), STL, ASCII or binary,
+// on arbitrary bytes; then what the loader does with a surface (closed-surface validation,
+// enclosed volume).  Clean rejection: InputError.  GPL-3.0-or-later.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fuzz_mesh_common.h"
+#include "mesh/mesh_io.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string bytes(reinterpret_cast<const char*>(data), size);
+  try {
+    suction_fuzz::check_surface("fuzz_stl", suction::parse_stl(bytes, "fuzz.stl"));
+  } catch (const suction::InputError&) {
+  } catch (const std::exception& e) {
+    suction_fuzz::unexpected_exception("fuzz_stl", e);
+  }
+  return 0;
+}
