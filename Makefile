@@ -1,11 +1,12 @@
-# suction: top-level driver. `make test` is THE test command (native + WebAssembly suites).
+# suction: top-level driver. `make test` is THE test command (native, wasm, web, sanitize).
 # Every step is incremental: a second `make test` only re-checks and re-runs the tests.
 #
 #   make deps     install missing Debian packages (scripts/install-deps.sh)
 #   make native   configure + build build/native (Release)
 #   make wasm     configure + build build/wasm (em++, Release)
 #   make wasm-web configure + build build/wasm-web (the page's module: threads + SIMD)
-#   make test     native build + ctest, then wasm build + ctest under node, then test-web
+#   make test     native build + ctest, then wasm build + ctest under node, then test-web,
+#                 then test-sanitize-suite
 #   make demo     the browser simulator: deps, wasm-web, web, then serve build/web on
 #                 http://localhost:8080/ (PORT=... overrides)
 #   make demo-native  native build, then: suction run scenes/default.json (a text summary)
@@ -27,10 +28,19 @@
 #   make table2   cuda build, then scripts/table2.py: the paper's Table 2 sweep, cpu and cuda
 #   make convergence  native build, then scripts/convergence.py: the paper's Fig. 9 study (mesh
 #                 size and time step on scenes/ground.json) -> docs/img/convergence.png
+#   make sanitize configure + build build/sanitize (clang-14, ASan + UBSan, libFuzzer targets)
+#   make test-sanitize  sanitize build, then its ctest under ASan + UBSan (gtest suite, CLI
+#                 test, replay of fuzz/corpus + fuzz/regressions); SANITIZE_CTEST_ARGS adds flags
+#   make fuzz     sanitize build, then each libFuzzer target FUZZ_SECONDS (60) on build/fuzz/corpus;
+#                 findings in build/fuzz/artifacts/<target>/ (docs/fuzzing.md)
+#   make fuzz-smoke  FUZZ_SMOKE_SECONDS (5) per target on fresh seed corpora, fixed seed
+#   make test-sanitize-suite  test-sanitize without the slowest story tests (SANITIZE_SLOW_TESTS)
+#                 + fuzz-smoke: the fourth suite of make test
 #   make clean    remove build/
 #
 # Variables: JOBS (parallel jobs, default 2), BUILD_TYPE (default Release), CMAKE_ARGS
-# (extra -D options for every configure), NODE (node for the wasm tests).
+# (extra -D options for every configure), NODE (node for the wasm tests), FUZZ_SECONDS,
+# FUZZ_SMOKE_SECONDS, FUZZ_TARGETS, FUZZ_ARGS (libFuzzer flags), SANITIZE_CXX (clang++-14).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -129,18 +139,105 @@ wasm-web: configure-wasm-web
 	@echo "==> build wasm-web"
 	$(CMAKE) --build $(WASM_WEB_DIR) -j $(JOBS)
 
+# --- sanitizers and fuzzing (docs/fuzzing.md) --------------------------------------------
+# build/sanitize: everything (core, CLI, tests) with ASan + UBSan, compiled by clang-14, plus the
+# libFuzzer targets of fuzz/ (cmake/Sanitize.cmake).  test-sanitize runs its ctest (the whole
+# GoogleTest suite, the CLI end-to-end test, the replay of fuzz/corpus and fuzz/regressions);
+# fuzz runs each target FUZZ_SECONDS on the corpora fuzz/make_corpus.sh assembles in
+# build/fuzz/corpus (kept and grown between runs), findings in build/fuzz/artifacts/<target>/.
+SANITIZE_DIR        := $(BUILD_DIR)/sanitize
+FUZZ_DIR            := $(BUILD_DIR)/fuzz
+SANITIZE_CC         ?= clang-14
+SANITIZE_CXX        ?= clang++-14
+SANITIZE_BUILD_TYPE ?= RelWithDebInfo
+FUZZ_SECONDS        ?= 60
+FUZZ_SMOKE_SECONDS  ?= 5
+FUZZ_TARGETS        ?= scene expression gmsh obj stl
+SANITIZE_CTEST_ARGS ?=
+# GoogleTest filter for test-sanitize (GTEST_FILTER; empty: the whole suite)
+SANITIZE_GTEST_FILTER ?=
+# make test's sanitize suite leaves out the long-run story tests below: each simulates a whole
+# scene (1.5 to 14 s natively, 25 to 40 times that under ASan + UBSan with the fuzzer's coverage
+# instrumentation: about 30 min for these 12 together on the 2-core machine, against about 3.5 min
+# for the rest of the suite). The simulation code they run stays covered there by the other
+# SuctionScenes / ContactScenes / PressDrivers / Watchdog tests and the CLI test; `make
+# test-sanitize` runs them too (docs/fuzzing.md).
+SANITIZE_SLOW_TESTS := \
+  SuctionScenes.GroundPushHoldPullRelease \
+  SuctionScenes.GroundMinimumPressureDoesNotDependOnTheTimeStep \
+  SuctionScenes.RigidLiftRaisesTheCubeUnderSuction \
+  SuctionScenes.PullTestPeakForceIsBoundedByAtmosphericPressure \
+  SuctionScenes.PullTestLetsGoWhenThePullBalancesTheSuctionOnFlat \
+  SuctionScenes.PullTestBalanceAtDetachmentAfterTheDefaultPress \
+  SuctionScenes.PullTestBalanceAtDetachmentOnACylinder \
+  SuctionScenes.SoftCubeIsLiftedBySuction \
+  SuctionScenes.SoftCubeWithoutCavitiesStaysOnTheGroundAndIsNotLifted \
+  SuctionScenes.MassesOneCupLiftsHeavierCubesStretchingFurther \
+  SuctionScenes.MassesOneCupLetsGoOfSevenKilogramsInBalance \
+  SuctionScenes.MassesTwoCupsLiftSevenKilograms
+_sanitize_empty :=
+_sanitize_space := $(_sanitize_empty) $(_sanitize_empty)
+SANITIZE_QUICK_FILTER := -$(subst $(_sanitize_space),:,$(strip $(SANITIZE_SLOW_TESTS)))
+# any report aborts the process (a failed test), with its stack (file:line, inlined frames
+# through llvm-14's symbolizer, which is not on PATH); leaks are reported at exit
+SANITIZE_SYMBOLIZER ?= /usr/lib/llvm-14/bin/llvm-symbolizer
+SANITIZE_ENV := ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1 \
+                UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+                $(if $(wildcard $(SANITIZE_SYMBOLIZER)),ASAN_SYMBOLIZER_PATH=$(SANITIZE_SYMBOLIZER))
+
+.PHONY: sanitize configure-sanitize test-sanitize fuzz fuzz-smoke test-sanitize-suite
+
+configure-sanitize: deps
+	@if [ ! -f $(SANITIZE_DIR)/$(STAMP) ]; then \
+	  echo "==> configure sanitize ($(SANITIZE_DIR), $(SANITIZE_CXX), ASan + UBSan + libFuzzer)"; \
+	  CC=$(SANITIZE_CC) CXX=$(SANITIZE_CXX) $(CMAKE) -S . -B $(SANITIZE_DIR) \
+	    -DCMAKE_BUILD_TYPE=$(SANITIZE_BUILD_TYPE) -DSUCTION_SANITIZE=ON -DSUCTION_FUZZ=ON $(CMAKE_ARGS); \
+	  touch $(SANITIZE_DIR)/$(STAMP); \
+	fi
+
+sanitize: configure-sanitize
+	@echo "==> build sanitize"
+	$(CMAKE) --build $(SANITIZE_DIR) -j $(JOBS)
+
+test-sanitize: sanitize
+	@echo "==> test sanitize (ASan + UBSan)"
+	cd $(SANITIZE_DIR) && $(SANITIZE_ENV) $(if $(SANITIZE_GTEST_FILTER),GTEST_FILTER='$(SANITIZE_GTEST_FILTER)') \
+	  $(CTEST) --output-on-failure -j $(JOBS) $(SANITIZE_CTEST_ARGS)
+
+fuzz: sanitize
+	@echo "==> fuzz: $(FUZZ_SECONDS) s per target ($(FUZZ_TARGETS))"
+	fuzz/make_corpus.sh $(FUZZ_DIR)/corpus
+	$(SANITIZE_ENV) fuzz/run_fuzz.sh $(SANITIZE_DIR) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# the short run of `make test`: fresh seed corpora, a fixed seed, FUZZ_SMOKE_SECONDS per target
+fuzz-smoke: sanitize
+	@echo "==> fuzz smoke: $(FUZZ_SMOKE_SECONDS) s per target"
+	fuzz/make_corpus.sh $(FUZZ_DIR)/smoke-corpus --fresh
+	$(SANITIZE_ENV) FUZZ_ARGS="-seed=1 $(FUZZ_ARGS)" FUZZ_LOG_DIR=$(FUZZ_DIR)/smoke-logs fuzz/run_fuzz.sh $(SANITIZE_DIR) \
+	  $(FUZZ_DIR)/smoke-corpus $(FUZZ_DIR)/smoke-artifacts $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+
+# the fourth suite of `make test`: test-sanitize without SANITIZE_SLOW_TESTS, then fuzz-smoke;
+# both always run; fails if either failed
+test-sanitize-suite: deps
+	@tests=PASS; smoke=PASS; \
+	$(MAKE) test-sanitize SUCTION_DEPS_CHECKED=1 SANITIZE_GTEST_FILTER='$(SANITIZE_QUICK_FILTER)' || tests=FAIL; \
+	$(MAKE) fuzz-smoke SUCTION_DEPS_CHECKED=1 || smoke=FAIL; \
+	echo "test-sanitize-suite: tests: $$tests, fuzz smoke: $$smoke"; \
+	[ $$tests = PASS ] && [ $$smoke = PASS ]
+
 # --- the test command -------------------------------------------------------------------
-# All three suites (native, wasm, web) always run; the exit status is non-zero if any failed.
+# All four suites (native, wasm, web, sanitize) always run; the exit status is non-zero if any failed.
 test: deps
-	@native=PASS; wasm=PASS; web=PASS; \
+	@native=PASS; wasm=PASS; web=PASS; sanitize=PASS; \
 	$(MAKE) test-native SUCTION_DEPS_CHECKED=1 || native=FAIL; \
 	$(MAKE) test-wasm SUCTION_DEPS_CHECKED=1 || wasm=FAIL; \
 	$(MAKE) test-web SUCTION_DEPS_CHECKED=1 || web=FAIL; \
+	$(MAKE) test-sanitize-suite SUCTION_DEPS_CHECKED=1 || sanitize=FAIL; \
 	echo; \
-	if [ $$native = PASS ] && [ $$wasm = PASS ] && [ $$web = PASS ]; then \
-	  echo "make test: ALL PASSED (native: $$native, wasm: $$wasm, web: $$web)"; \
+	if [ $$native = PASS ] && [ $$wasm = PASS ] && [ $$web = PASS ] && [ $$sanitize = PASS ]; then \
+	  echo "make test: ALL PASSED (native: $$native, wasm: $$wasm, web: $$web, sanitize: $$sanitize)"; \
 	else \
-	  echo "make test: FAILED (native: $$native, wasm: $$wasm, web: $$web)"; exit 1; \
+	  echo "make test: FAILED (native: $$native, wasm: $$wasm, web: $$web, sanitize: $$sanitize)"; exit 1; \
 	fi
 
 # --- running the CLI --------------------------------------------------------------------
