@@ -164,14 +164,40 @@ std::string format_number(double v) {
   return s.str();
 }
 
+std::optional<size_t> first_invalid_utf8(const std::string& text) {
+  const auto* b = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  size_t i = 0;
+  while (i < n) {
+    const unsigned c = b[i];
+    if (c < 0x80) { ++i; continue; }
+    size_t len = 0;
+    unsigned lo = 0x80, hi = 0xBF;  // the allowed range of the second byte (RFC 3629, table 3-7)
+    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) { len = 3; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
+    else if (c >= 0xF0 && c <= 0xF4) { len = 4; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
+    else return i;
+    if (i + len > n) return i;
+    if (b[i + 1] < lo || b[i + 1] > hi) return i;
+    for (size_t k = 2; k < len; ++k)
+      if ((b[i + k] & 0xC0) != 0x80) return i;
+    i += len;
+  }
+  return std::nullopt;
+}
+
+/// a string as JSON writes it; never throws: ill-formed UTF-8 (which the strict parser does not
+/// let through, but a value built in code might hold) is shown as U+FFFD
+static std::string json_dump(const Json& v) { return v.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
 /// a JSON string as messages quote it: the first 60 characters of a long one, then "..."
 static std::string quoted_json_string(const Json& v) {
   constexpr size_t kShown = 60;
   const std::string& s = v.get_ref<const std::string&>();
-  if (s.size() <= kShown) return v.dump();
+  if (s.size() <= kShown) return json_dump(v);
   size_t cut = kShown;
   while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
-  return Json(s.substr(0, cut)).dump() + "... (" + std::to_string(s.size()) + " characters)";
+  return json_dump(Json(s.substr(0, cut))) + "... (" + std::to_string(s.size()) + " characters)";
 }
 
 std::string describe_json(const Json& v) {
@@ -181,7 +207,7 @@ std::string describe_json(const Json& v) {
     case Json::value_t::string: return "string " + quoted_json_string(v);
     case Json::value_t::array: return "an array of " + std::to_string(v.size());
     case Json::value_t::object: return "an object";
-    default: return "number " + v.dump();
+    default: return "number " + json_dump(v);
   }
 }
 
@@ -416,6 +442,24 @@ Vec3 ObjectView::vec3(const std::string& key, const Vec3& fallback) {
   const Json* v = find(key);
   if (!v) return fallback;
   return r_.vec3(*v, at(key)).value_or(fallback);
+}
+
+std::optional<Vec3> ObjectView::direction(const std::string& key, const Vec3& fallback,
+                                          const std::string& what) {
+  const Json* v = find(key);
+  if (!v) return fallback;
+  auto d = r_.vec3(*v, at(key));
+  if (!d) return std::nullopt;
+  // stableNorm scales before it squares: |[1e300, 0, 1e300]| is 1.4e300, not inf, and
+  // |[1e-200, 0, 0]| is 1e-200, not 0
+  const double len = d->stableNorm();
+  if (!(len > 0.0) || !std::isfinite(len)) {
+    r_.issue(at(key), "expected " + what + ": a non-zero vector of finite length, got [" +
+                          format_number(d->x()) + ", " + format_number(d->y()) + ", " +
+                          format_number(d->z()) + "]");
+    return std::nullopt;
+  }
+  return Vec3(*d / len);
 }
 
 std::optional<std::string> ObjectView::choice(const std::string& key,

@@ -38,6 +38,10 @@ std::string describe_json(const Json& value);
 /// a number as error messages show it (12 significant digits)
 std::string format_number(double v);
 
+/// The byte offset of the first byte of `text` that is not part of well-formed UTF-8 (overlong
+/// forms, surrogates and code points above U+10FFFF are ill-formed), or nullopt.
+std::optional<size_t> first_invalid_utf8(const std::string& text);
+
 /// "a, b, c"
 std::string join_names(const std::vector<std::string>& names);
 
@@ -115,6 +119,10 @@ class ObjectView {
   std::optional<std::string> required_string(const std::string& key);
   std::optional<std::string> optional_string(const std::string& key);
   Vec3 vec3(const std::string& key, const Vec3& fallback);
+  /// a direction: `fallback` when absent; otherwise the vector scaled to unit length, or nullopt
+  /// with an issue when its length is zero or beyond the range of a double (the length is
+  /// computed without overflow, so [1e300, 0, 1e300] is a fine direction)
+  std::optional<Vec3> direction(const std::string& key, const Vec3& fallback, const std::string& what);
   std::optional<std::string> choice(const std::string& key, const std::vector<std::string>& options,
                                     std::optional<std::string> fallback = std::nullopt);
 

@@ -2,6 +2,7 @@
 // probes -> Model.  Every problem becomes a SceneIssue; a scene with issues throws SceneError.
 #include "scene/scene.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,6 +17,13 @@ SceneOverride parse_override(const std::string& text) {
   size_t eq = text.find('=');
   if (eq == std::string::npos)
     throw InputError("override '" + text + "': expected POINTER=VALUE, e.g. /parameters/push_mm=8");
+  if (auto bad = first_invalid_utf8(text)) {
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[*bad]));
+    // the text is not echoed: it is not printable as it stands
+    throw InputError("override " + text.substr(0, std::min(eq, *bad)) + (eq < *bad ? "=..." : "...") +
+                     ": not valid UTF-8 (byte " + byte + " at offset " + std::to_string(*bad) + ")");
+  }
   SceneOverride o{text.substr(0, eq), text.substr(eq + 1)};
   if (o.pointer.empty() || o.pointer[0] != '/')
     throw InputError("override '" + text + "': the pointer must be a JSON pointer starting with '/'");

@@ -211,13 +211,10 @@ BodyMesh read_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
 Mat3 read_rotation(JsonReader& r, const Json* v, const std::string& ptr) {
   if (!v) return Mat3::Identity();
   ObjectView o(r, *v, ptr, {"axis", "angle_deg"}, "an object {\"axis\": [x, y, z], \"angle_deg\": degrees}");
-  Vec3 axis = o.vec3("axis", Vec3(0, 0, 1));
+  const std::optional<Vec3> axis = o.direction("axis", Vec3(0, 0, 1), "a rotation axis");
   double angle_deg = o.number("angle_deg", 0.0);
-  if (axis.norm() < 1e-12) {
-    r.issue(o.at("axis"), "the rotation axis must not be zero");
-    return Mat3::Identity();
-  }
-  return Eigen::AngleAxisd(angle_deg * kPi / 180.0, axis.normalized()).toRotationMatrix();
+  if (!axis) return Mat3::Identity();
+  return Eigen::AngleAxisd(angle_deg * kPi / 180.0, *axis).toRotationMatrix();
 }
 
 std::string format_vec(const Vec3& x) {

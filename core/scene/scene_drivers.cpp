@@ -331,9 +331,7 @@ void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vecto
   if (spec->cavity) p.cavity = o.integer("cavity", 0, Bounds::at_least(0));
   if (spec->direction) {
     if (o.require("direction")) {
-      const Vec3 d = o.vec3("direction", Vec3::Zero());
-      if (d.norm() > 0.0) p.direction = d.normalized();
-      else r.issue(o.at("direction"), "expected a non-zero direction vector");
+      if (auto d = o.direction("direction", Vec3::Zero(), "a direction")) p.direction = *d;
     }
   }
   if (spec->body) {

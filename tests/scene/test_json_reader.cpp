@@ -79,6 +79,18 @@ TEST(JsonReader, LongStringsAreQuotedByTheirStart) {
   EXPECT_EQ(describe_json(Json("abc")), "string \"abc\"");
 }
 
+TEST(JsonReader, Utf8Validation) {
+  EXPECT_FALSE(first_invalid_utf8("plain ascii").has_value());
+  EXPECT_FALSE(first_invalid_utf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80").has_value());  // é € 😀
+  EXPECT_EQ(first_invalid_utf8("ab\xff"), 2u);
+  EXPECT_EQ(first_invalid_utf8("a\xc3"), 1u);              // truncated
+  EXPECT_EQ(first_invalid_utf8("\xc0\xaf"), 0u);          // overlong '/'
+  EXPECT_EQ(first_invalid_utf8("\xe0\x80\xaf"), 0u);      // overlong, 3 bytes
+  EXPECT_EQ(first_invalid_utf8("x\xed\xa0\x80"), 1u);     // a UTF-16 surrogate
+  EXPECT_EQ(first_invalid_utf8("\xf4\x90\x80\x80"), 0u); // above U+10FFFF
+  EXPECT_EQ(first_invalid_utf8("\xe2\x28\xa1"), 0u);      // bad continuation
+}
+
 TEST(JsonReader, IssuesBeyondTheCapAreCountedNotKept) {
   JsonReader r;
   for (int i = 0; i < 1000; ++i) r.issue("/x", "bad");

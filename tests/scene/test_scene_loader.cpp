@@ -449,7 +449,31 @@ TEST(SceneLoader, RotationAndPlacement) {
   EXPECT_NEAR(box.lo.x(), 1 - 0.01, 1e-12);
   EXPECT_NEAR(box.hi.z(), 0.005, 1e-12);
   doc["bodies"][0]["rotation"]["axis"] = {0, 0, 0};
-  expect_single_issue(doc, "/bodies/0/rotation/axis", "must not be zero");
+  expect_single_issue(doc, "/bodies/0/rotation/axis", "a non-zero vector of finite length");
+}
+
+// Fuzz finding 4: an axis whose length overflows ([1e300, 1e300, 0]) passed the zero check,
+// normalized() made it the zero vector, and AngleAxis then scaled the body by cos(angle): a 1 cm
+// block came out 0.87 cm, silently.  The length is now computed without overflow.
+TEST(SceneLoader, RotationAxisOfHugeOrTinyComponentsIsStillAUnitAxis) {
+  Json doc = base_scene();
+  doc["bodies"][0]["rotation"] = Json::parse(R"({"axis": [0, 0, 1], "angle_deg": 30})");
+  const Model ref = load_scene_text(doc.dump(), ".");
+  for (double scale : {1e300, 1e-300}) {
+    doc["bodies"][0]["rotation"]["axis"] = {0, 0, scale};
+    const Model m = load_scene_text(doc.dump(), ".");
+    ASSERT_EQ(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());
+    for (size_t i = 0; i < ref.fem[0].rest.nodes.size(); ++i)
+      EXPECT_LT((m.fem[0].rest.nodes[i] - ref.fem[0].rest.nodes[i]).norm(), 1e-15) << scale;
+  }
+  doc["bodies"][0]["rotation"]["axis"] = {1, 1, 0};
+  const Model tilted = load_scene_text(doc.dump(), ".");
+  doc["bodies"][0]["rotation"]["axis"] = {1e300, 1e300, 0};
+  const Model m = load_scene_text(doc.dump(), ".");
+  for (size_t i = 0; i < tilted.fem[0].rest.nodes.size(); ++i)
+    EXPECT_LT((m.fem[0].rest.nodes[i] - tilted.fem[0].rest.nodes[i]).norm(), 1e-15) << "the block was scaled";
+  doc["bodies"][0]["rotation"]["axis"] = {1.5e308, 1.5e308, 0};  // each finite, the length is not
+  expect_single_issue(doc, "/bodies/0/rotation/axis", "finite length");
 }
 
 TEST(SceneLoader, ProbeTypes) {
@@ -465,6 +489,40 @@ TEST(SceneLoader, ProbeTypes) {
   EXPECT_EQ(m.probes[4].component, 3);
   doc["probes"][3]["body"] = "block";  // a time probe has no body
   expect_single_issue(doc, "/probes/3/body", "unknown key");
+}
+
+// Fuzz finding 3: a probe direction whose length overflows normalised to the zero vector and the
+// probe recorded 0 for the whole run, silently.
+TEST(SceneLoader, ProbeDirectionOfHugeComponentsIsAUnitDirection) {
+  Json doc = base_scene();
+  doc["probes"].push_back(Json::parse(
+      R"({"name": "d", "type": "displacement", "body": "block", "direction": [1e300, 0, 1e300]})"));
+  const Model m = load_scene_text(doc.dump(), ".");
+  ASSERT_EQ(m.probes.size(), 3u);
+  EXPECT_NEAR(m.probes[2].direction.norm(), 1.0, 1e-15);
+  EXPECT_NEAR(m.probes[2].direction.x(), std::sqrt(0.5), 1e-15);
+  doc["probes"][2]["direction"] = {0, 0, 0};
+  expect_single_issue(doc, "/probes/2/direction", "a non-zero vector of finite length");
+  doc["probes"][2]["direction"] = {1.5e308, 1.5e308, 0};
+  expect_single_issue(doc, "/probes/2/direction", "finite length");
+}
+
+// Fuzz finding 2: an override value that is not UTF-8 became a JSON string, and the message
+// quoting it threw nlohmann's type_error.316 out of load_scene_text (no pointer, and out of
+// validate_scene_file, which never throws for scene problems).
+TEST(SceneLoader, OverrideThatIsNotUtf8IsAnInputError) {
+  try {
+    parse_override("/settings/dt=\xff");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("/settings/dt=..."), std::string::npos) << what;
+    EXPECT_NE(what.find("not valid UTF-8 (byte 0xFF at offset 13)"), std::string::npos) << what;
+  }
+  EXPECT_THROW(parse_override("/settings/\xc3\x28=1"), InputError);  // in the pointer
+  EXPECT_NO_THROW(parse_override("/name=caf\xc3\xa9"));           // well-formed: fine
+  // and a message quoting a string never throws, whatever the string holds
+  EXPECT_NO_THROW(describe_json(Json(std::string("\xff\xfe"))));
 }
 
 TEST(SceneLoader, ValidateSceneFileNeverThrows) {
