@@ -40,6 +40,19 @@ double heap_in_use_bytes() {
 #endif
 }
 
+/// hands the allocator's free pages back to the system (glibc's malloc_trim; nothing elsewhere), so
+/// that the resident size sampled next counts the pages the process uses, not the free memory
+/// glibc keeps (on `default` that free memory took the untrimmed resident size from 21 to 26 MB
+/// over 20 000 steps in steps of 1 to 5 MB while the heap in use stayed within 0.01 %)
+bool release_free_memory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+  return true;
+#else
+  return false;
+#endif
+}
+
 /// the peak resident set size so far [bytes] (VmHWM; 0 where unavailable)
 double peak_resident_bytes() {
   std::ifstream status("/proc/self/status");
@@ -83,6 +96,8 @@ int soak_command(const SoakOptions& options) {
   // loop over loop, while what a step allocates and frees comes back at the same phase
   std::vector<std::pair<long, double>> loop_rss;  // (step, resident bytes) after the warm-up
   std::vector<double> loop_heap;                   // heap in use, likewise
+  bool trimmed = false;
+  double untrimmed_first = 0.0, untrimmed_last = 0.0;  // resident before the trim (reported)
   double peak_after_warmup = 0.0;
   std::string failure, first_broken;
   const auto start = std::chrono::steady_clock::now();
@@ -92,15 +107,19 @@ int soak_command(const SoakOptions& options) {
       if (sim.state().step >= per_loop) {
         sim.reset();
         ++loops;
+        const double untrimmed = resident_bytes();
+        trimmed = release_free_memory();
         const double rss = resident_bytes(), heap = heap_in_use_bytes();
         if (done >= warmup) {
+          if (loop_rss.empty()) untrimmed_first = untrimmed;
+          untrimmed_last = untrimmed;
           if (loop_rss.empty()) peak_after_warmup = peak_resident_bytes();
           loop_rss.push_back({done, rss});
           loop_heap.push_back(heap);
         }
         if (options.per_loop)
-          std::cout << format("loop %ld at step %ld: resident %.3f MB, peak %.3f MB, heap in use %.3f MB\n", loops,
-                              done, rss / 1e6, peak_resident_bytes() / 1e6, heap / 1e6);
+          std::cout << format("loop %ld at step %ld: resident %.3f MB (%.3f MB before the trim), peak %.3f MB, heap in use %.3f MB\n", loops,
+                              done, rss / 1e6, untrimmed / 1e6, peak_resident_bytes() / 1e6, heap / 1e6);
       }
       sim.step();
       warnings += static_cast<long>(sim.warnings().size());
@@ -185,12 +204,15 @@ int soak_command(const SoakOptions& options) {
                       merges, splits, steps_with_air);
   if (books_broken) std::cout << "          first broken: " << first_broken << "\n";
   if (measured)
-    std::cout << format("memory    after the warm-up (%ld steps), %zu loop starts: resident %.2f MB first, %.2f MB last, "
-                        "trend %+.3f MB per 10 000 steps = %+.2f %% over the run (%s); peak %.2f MB, %.2f MB at the end (%+.2f %%, not judged)\n",
-                        warmup, loop_rss.size(), rss_first / 1e6, rss_last / 1e6, slope / 1e6, 100.0 * growth,
+    std::cout << format("memory    after the warm-up (%ld steps), %zu loop starts: resident%s %.2f MB first, %.2f MB last, "
+                        "trend %+.3f MB per 10 000 steps = %+.2f %% over the run (%s); before the trim %.2f MB first, "
+                        "%.2f MB last; peak %.2f MB, %.2f MB at the end (%+.2f %%); untrimmed and peak not judged\n",
+                        warmup, loop_rss.size(), trimmed ? " after malloc_trim" : "", rss_first / 1e6, rss_last / 1e6,
+                        slope / 1e6, 100.0 * growth,
                         options.rss_tolerance < 0 ? "not checked"
                                                   : format("limit %+.2g %%", 100.0 * options.rss_tolerance).c_str(),
-                        peak_after_warmup / 1e6, peak_end / 1e6, 100.0 * peak_growth);
+                        untrimmed_first / 1e6, untrimmed_last / 1e6, peak_after_warmup / 1e6, peak_end / 1e6,
+                        100.0 * peak_growth);
   else
     std::cout << format("memory    not judged: %zu loop starts after the warm-up, fewer than %zu (raise --steps)\n",
                         loop_rss.size(), kMinLoopStarts);
@@ -221,6 +243,9 @@ int soak_command(const SoakOptions& options) {
                         {"rss_first_bytes", rss_first},
                         {"rss_last_bytes", rss_last},
                         {"rss_growth", growth},
+                        {"rss_trimmed", trimmed},
+                        {"rss_untrimmed_first_bytes", untrimmed_first},
+                        {"rss_untrimmed_last_bytes", untrimmed_last},
                         {"rss_slope_bytes_per_10k_steps", slope},
                         {"peak_after_warmup_bytes", peak_after_warmup},
                         {"peak_end_bytes", peak_end},
