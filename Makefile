@@ -88,12 +88,18 @@ deps:
 # --- native -----------------------------------------------------------------------------
 # Configure only once (until it succeeds); afterwards `cmake --build` re-runs cmake by
 # itself whenever a CMakeLists.txt (or a globbed source list) changes.
-configure-native: deps
-	@if [ ! -f $(NATIVE_DIR)/$(STAMP) ]; then \
-	  echo "==> configure native ($(NATIVE_DIR))"; \
-	  $(CMAKE) -S . -B $(NATIVE_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS); \
-	  touch $(NATIVE_DIR)/$(STAMP); \
+# $(call configure_once,DIR,LABEL,CMAKE COMMAND WITH OPTIONS): configure DIR unless its stamp
+# exists (written only after a successful configure); CMAKE_ARGS come last
+define configure_once
+	@if [ ! -f $(1)/$(STAMP) ]; then \
+	  echo "==> configure $(strip $(2)) ($(1))"; \
+	  $(3) -S . -B $(1) $(CMAKE_ARGS); \
+	  touch $(1)/$(STAMP); \
 	fi
+endef
+
+configure-native: deps
+	$(call configure_once,$(NATIVE_DIR),native,$(CMAKE) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE))
 
 native: configure-native
 	@echo "==> build native"
@@ -107,12 +113,8 @@ test-native: native
 # emcmake supplies Emscripten's toolchain file (from whichever emcc is on PATH: Debian's or
 # emsdk's); its default emulator adds a node flag node 20 rejects, hence the override.
 configure-wasm: deps
-	@if [ ! -f $(WASM_DIR)/$(STAMP) ]; then \
-	  echo "==> configure wasm ($(WASM_DIR))"; \
-	  $(EMCMAKE) $(CMAKE) -S . -B $(WASM_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
-	    -DCMAKE_CROSSCOMPILING_EMULATOR=$(NODE) $(CMAKE_ARGS); \
-	  touch $(WASM_DIR)/$(STAMP); \
-	fi
+	$(call configure_once,$(WASM_DIR),wasm,$(EMCMAKE) $(CMAKE) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DCMAKE_CROSSCOMPILING_EMULATOR=$(NODE))
 
 wasm: configure-wasm
 	@echo "==> build wasm"
@@ -127,13 +129,9 @@ test-wasm: wasm
 # -msimd128, ENVIRONMENT=web,worker) + suction_wasm.d.ts + suction_web.js in build/wasm-web/wasm.
 WASM_WEB_DIR := $(BUILD_DIR)/wasm-web
 configure-wasm-web: deps
-	@if [ ! -f $(WASM_WEB_DIR)/$(STAMP) ]; then \
-	  echo "==> configure wasm-web ($(WASM_WEB_DIR))"; \
-	  $(EMCMAKE) $(CMAKE) -S . -B $(WASM_WEB_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
-	    -DCMAKE_CROSSCOMPILING_EMULATOR=$(NODE) -DSUCTION_WASM_THREADS=ON -DSUCTION_WASM_SIMD=ON \
-	    -DSUCTION_BUILD_TESTS=OFF $(CMAKE_ARGS); \
-	  touch $(WASM_WEB_DIR)/$(STAMP); \
-	fi
+	$(call configure_once,$(WASM_WEB_DIR),wasm-web,$(EMCMAKE) $(CMAKE) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DCMAKE_CROSSCOMPILING_EMULATOR=$(NODE) -DSUCTION_WASM_THREADS=ON -DSUCTION_WASM_SIMD=ON \
+	  -DSUCTION_BUILD_TESTS=OFF)
 
 wasm-web: configure-wasm-web
 	@echo "==> build wasm-web"
@@ -188,12 +186,9 @@ SANITIZE_ENV := ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1 \
 .PHONY: sanitize configure-sanitize test-sanitize fuzz fuzz-smoke test-sanitize-suite
 
 configure-sanitize: deps
-	@if [ ! -f $(SANITIZE_DIR)/$(STAMP) ]; then \
-	  echo "==> configure sanitize ($(SANITIZE_DIR), $(SANITIZE_CXX), ASan + UBSan + libFuzzer)"; \
-	  CC=$(SANITIZE_CC) CXX=$(SANITIZE_CXX) $(CMAKE) -S . -B $(SANITIZE_DIR) \
-	    -DCMAKE_BUILD_TYPE=$(SANITIZE_BUILD_TYPE) -DSUCTION_SANITIZE=ON -DSUCTION_FUZZ=ON $(CMAKE_ARGS); \
-	  touch $(SANITIZE_DIR)/$(STAMP); \
-	fi
+	$(call configure_once,$(SANITIZE_DIR),sanitize with $(SANITIZE_CXX): ASan + UBSan + libFuzzer,\
+	  CC=$(SANITIZE_CC) CXX=$(SANITIZE_CXX) $(CMAKE) -DCMAKE_BUILD_TYPE=$(SANITIZE_BUILD_TYPE) \
+	  -DSUCTION_SANITIZE=ON -DSUCTION_FUZZ=ON)
 
 sanitize: configure-sanitize
 	@echo "==> build sanitize"
@@ -309,12 +304,8 @@ soak-browser: wasm-web web
 
 # --- CUDA (compile-only where no GPU is present) ----------------------------------------
 configure-cuda: deps
-	@if [ ! -f $(CUDA_DIR)/$(STAMP) ]; then \
-	  echo "==> configure cuda ($(CUDA_DIR))"; \
-	  $(CMAKE) -S . -B $(CUDA_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DSUCTION_WITH_CUDA=ON \
-	    -DCMAKE_CUDA_ARCHITECTURES=$(CUDA_ARCH) -DCMAKE_CUDA_COMPILER=$(NVCC) $(CMAKE_ARGS); \
-	  touch $(CUDA_DIR)/$(STAMP); \
-	fi
+	$(call configure_once,$(CUDA_DIR),cuda,$(CMAKE) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DSUCTION_WITH_CUDA=ON \
+	  -DCMAKE_CUDA_ARCHITECTURES=$(CUDA_ARCH) -DCMAKE_CUDA_COMPILER=$(NVCC))
 
 cuda: configure-cuda
 	@echo "==> build cuda"
