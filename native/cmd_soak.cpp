@@ -71,8 +71,9 @@ void add_soak_command(CLI::App& app, SoakOptions& options, CLI::App*& command) {
       ->check(CLI::Range(1L, kMaxRunSteps))
       ->type_name("N");
   command->add_option("--rss-tolerance", options.rss_tolerance,
-                      "largest growth of resident memory (and of its peak) from loop 2 to the last loop, "
-                      "as a fraction (default 0.01; negative: not checked, e.g. under sanitizers)")
+                      "largest growth after the warm-up of the resident size (after malloc_trim, by its trend over the "
+                      "loop starts) and of the heap in use, each as a fraction of the resident size "
+                      "(default 0.01; negative: not checked, e.g. under sanitizers)")
       ->check(finite_number())
       ->type_name("F");
   command->add_option("--json", options.json, "also write the figures as JSON")->type_name("FILE");
