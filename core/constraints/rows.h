@@ -14,20 +14,25 @@ struct RowRange {
 };
 
 /// The order of the rows of one step: contact blocks first (3 rows each: normal, tangent 1,
-/// tangent 2), then one pressure row per active cavity.  A new kind of row gets a count here
-/// and a range after the last one; every stage, the solver and the backends ask the layout.
+/// tangent 2), then one pressure row per active cavity, then the springs' soft rows (1 per
+/// axial spring, 3 per zero-length one).  A new kind of row gets a count here and a range after
+/// the last one; every stage, the solver and the backends ask the layout.
 struct ConstraintLayout {
   static constexpr int kRowsPerContact = 3;
-  int contacts = 0;  // contact blocks
-  int cavities = 0;  // cavity pressure rows
+  int contacts = 0;     // contact blocks
+  int cavities = 0;     // cavity pressure rows
+  int spring_rows = 0;  // soft spring rows (all springs together)
 
   /// first row of contact k's block (its normal); +1, +2 are the tangents
   int contact_row(int k) const { return kRowsPerContact * k; }
   /// the pressure row of cavity k
   int cavity_row(int k) const { return kRowsPerContact * contacts + k; }
+  /// the j-th soft spring row
+  int spring_row(int j) const { return kRowsPerContact * contacts + cavities + j; }
   RowRange contact_rows() const { return {0, kRowsPerContact * contacts}; }
-  RowRange cavity_rows() const { return {kRowsPerContact * contacts, count()}; }
-  int count() const { return kRowsPerContact * contacts + cavities; }
+  RowRange cavity_rows() const { return {kRowsPerContact * contacts, kRowsPerContact * contacts + cavities}; }
+  RowRange soft_rows() const { return {spring_row(0), count()}; }
+  int count() const { return kRowsPerContact * contacts + cavities + spring_rows; }
 };
 
 struct ConstraintRows {

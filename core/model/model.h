@@ -61,6 +61,30 @@ struct Driver {
   Vec3 displacement(double t) const;
 };
 
+/// One end of a spring: a point of a rigid body or the mass-weighted mean of an FEM node set.
+struct SpringEnd {
+  BodyRef body;
+  std::string node_set;         // FEM ends: the set's name
+  std::vector<int> nodes;       // FEM ends: its nodes
+  std::vector<double> weights;  // FEM ends: each node's share of the set's mass (sum 1)
+  Vec3 local = Vec3::Zero();    // rigid ends: the point in the body frame, from its centre of mass [m]
+};
+
+/// A spring-damper between two bodies (docs/method.md §8.6), solved implicitly with the contacts
+/// and cavities as a soft bilateral row: the force at the end of the step is
+/// −k (L − L0) − c L̇ along the line of the ends, pulling them together when stretched.  A rest
+/// length of 0 makes it a zero-length spring on the vector between the ends (three rows, x y z):
+/// an elastic attachment of one body to another.
+struct Spring {
+  std::string name;
+  SpringEnd a, b;
+  double stiffness = 0.0;    // k [N/m]
+  double damping = 0.0;      // c [N s/m]
+  double rest_length = 0.0;  // L0 [m]; 0: a zero-length spring (three rows)
+  bool zero_length() const { return rest_length == 0.0; }
+  int rows() const { return zero_length() ? 3 : 1; }
+};
+
 enum class ProbeKind {
   Position,          // body centre of mass (FEM: mass-weighted mean of nodes) [m]
   Velocity,          // body centre-of-mass velocity [m/s]
@@ -73,7 +97,10 @@ enum class ProbeKind {
   CavityVolume,      // its volume [m³] (0 when there is none)
   CavityAir,         // its air N = P·V [J] (0 when there is none)
   CavityHoldingForce,  // its holding force (P_atm − P)·A [N] (0 when there is none)
-  CavityCount        // number of active cavities
+  CavityCount,       // number of active cavities
+  SpringForce,       // a spring's tension (its force on each end along the line, positive when
+                     // it pulls them together) [N]; zero-length springs: the force's magnitude
+  SpringLength       // the distance between a spring's ends [m]
 };
 
 /// A named quantity recorded every step.
@@ -83,6 +110,7 @@ struct Probe {
   BodyRef body;
   std::vector<int> nodes;   // NodeSetPosition
   int driver = -1;          // DriverForce
+  int spring = -1;          // SpringForce, SpringLength
   int component = 2;        // 0 x, 1 y, 2 z, 3 norm
   Vec3 direction = Vec3::UnitX();  // Displacement: unit direction
   double scale = 1.0;       // multiplies the value (e.g. -1 to make a pull positive)
@@ -153,6 +181,7 @@ struct Model {
   std::vector<FemBody> fem;
   std::vector<RigidBody> rigid;
   std::vector<Driver> drivers;
+  std::vector<Spring> springs;
   std::vector<Probe> probes;
 
   /// finds a body by name; nullopt when absent

@@ -1,6 +1,7 @@
 #include "model/state.h"
 
 #include "model/model.h"
+#include "model/springs.h"
 
 namespace suction {
 
@@ -28,6 +29,10 @@ State make_initial_state(const Model& model) {
   }
   s.driver_reaction.assign(model.drivers.size(), Vec3::Zero());
   s.driver_offset.assign(model.drivers.size(), Vec3::Zero());
+  s.spring_force.assign(model.springs.size(), Vec3::Zero());
+  s.spring_axis.assign(model.springs.size(), Vec3::UnitZ());
+  for (size_t k = 0; k < model.springs.size(); ++k)
+    s.spring_axis[k] = spring_geometry(model, s, static_cast<int>(k)).axis;
   return s;
 }
 

@@ -4,6 +4,7 @@
 
 #include "cavity/cavity_mesh.h"
 #include "model/body_slots.h"
+#include "model/springs.h"
 
 namespace suction {
 
@@ -65,6 +66,10 @@ double evaluate_probe(const Model& model, const State& state, const Probe& probe
   switch (probe.kind) {
     case ProbeKind::Time:
       return probe.scale * state.time;
+    case ProbeKind::SpringForce:
+      return probe.scale * spring_tension(model.springs[probe.spring], state.spring_force[probe.spring]);
+    case ProbeKind::SpringLength:
+      return probe.scale * spring_geometry(model, state, probe.spring).length;
     case ProbeKind::CavityCount: {
       int n = 0;
       for (const CavityState& c : state.cavities) n += !c.dormant;

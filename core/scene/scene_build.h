@@ -38,7 +38,9 @@ struct SceneBuild {
 void read_bodies(SceneBuild& build, const Json& bodies, const std::string& pointer);
 /// "drivers": array of driver objects; needs the bodies
 void read_drivers(SceneBuild& build, const Json& drivers, const std::string& pointer);
-/// "probes": array of probe objects; needs the bodies and drivers
+/// "springs": array of spring objects (Model::springs); needs the bodies
+void read_springs(SceneBuild& build, const Json& springs, const std::string& pointer);
+/// "probes": array of probe objects; needs the bodies, drivers and springs
 void read_probes(SceneBuild& build, const Json& probes, const std::string& pointer);
 
 }  // namespace suction

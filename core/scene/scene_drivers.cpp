@@ -260,6 +260,7 @@ struct ProbeType {
   bool component;  // a vector quantity: "component" selects x, y, z or norm
   bool direction = false;  // needs "direction": a vector to project on
   bool cavity = false;     // takes "cavity": which active cavity (0 = the oldest)
+  bool spring = false;     // needs "spring": a spring's name
 };
 const ProbeType kProbeTypes[] = {
     {"position", ProbeKind::Position, true, false, false, true},
@@ -274,6 +275,8 @@ const ProbeType kProbeTypes[] = {
     {"cavity_air", ProbeKind::CavityAir, false, false, false, false, false, true},
     {"cavity_holding_force", ProbeKind::CavityHoldingForce, false, false, false, false, false, true},
     {"cavity_count", ProbeKind::CavityCount, false, false, false, false},
+    {"spring_force", ProbeKind::SpringForce, false, false, false, false, false, false, true},
+    {"spring_length", ProbeKind::SpringLength, false, false, false, false, false, false, true},
 };
 }  // namespace
 
@@ -306,6 +309,7 @@ void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vecto
   if (!spec || spec->component) keys.push_back("component");
   if (!spec || spec->direction) keys.push_back("direction");
   if (!spec || spec->cavity) keys.push_back("cavity");
+  if (!spec || spec->spring) keys.push_back("spring");
   ObjectView o(r, v, ptr, keys, "a probe object");
   if (!o.valid()) return;
 
@@ -364,10 +368,126 @@ void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vecto
       }
     }
   }
+  if (spec->spring) {
+    if (auto spring = o.required_string("spring")) {
+      const auto& ss = b.model.springs;
+      auto it = std::find_if(ss.begin(), ss.end(), [&](const Spring& s) { return s.name == *spring; });
+      if (it == ss.end()) {
+        std::vector<std::string> known;
+        for (const auto& s : ss) known.push_back(s.name);
+        r.issue(o.at("spring"), "unknown spring '" + *spring + "'; " +
+                                    (known.empty() ? "the scene has no springs" : "springs: " + join_names(known)));
+      } else {
+        p.spring = static_cast<int>(it - ss.begin());
+      }
+    }
+  }
   b.model.probes.push_back(std::move(p));
 }
 
+/// one end of a spring: {"body": name, "node_set": set} (fem) or {"body": name, "point": [x, y, z]}
+/// (rigid, fixed or kinematic; the point in world coordinates at t = 0, default the centre of mass)
+std::optional<SpringEnd> read_spring_end(SceneBuild& b, const Json& v, const std::string& ptr) {
+  JsonReader& r = b.reader;
+  ObjectView o(r, v, ptr, {"body", "node_set", "point"},
+               "a spring end {\"body\": name, \"node_set\": set} (fem) or {\"body\": name, \"point\": [x, y, z]}");
+  if (!o.valid()) return std::nullopt;
+  const size_t issues_before = r.issue_count();
+  auto body_name = o.required_string("body");
+  const SceneBodyEntry* body = body_name ? find_body_issue(b, *body_name, o.at("body")) : nullptr;
+  SpringEnd end;
+  if (!body || body->type.empty()) return std::nullopt;
+  end.body = body->ref;
+  if (body->type == "fem") {
+    if (o.has("point"))
+      r.issue(o.at("point"), "an fem body's spring end is a node set (\"node_set\"), not a point");
+    auto set = o.required_string("node_set");
+    if (!set) return std::nullopt;
+    end.node_set = *set;
+    const std::vector<int>* nodes = find_node_set(b, *body, *set, o.at("node_set"));
+    if (!nodes) return std::nullopt;
+    if (nodes->empty()) {
+      r.issue(o.at("node_set"), "node set '" + *set + "' of body '" + body->name + "' is empty");
+      return std::nullopt;
+    }
+    const FemBody& fem = b.model.fem[body->ref.index];
+    double mass = 0.0;
+    for (int n : *nodes) mass += fem.node_mass[n];
+    end.nodes = *nodes;
+    for (int n : *nodes) end.weights.push_back(fem.node_mass[n] / mass);
+  } else {
+    if (o.has("node_set"))
+      r.issue(o.at("node_set"), "node sets belong to fem bodies; '" + body->name + "' is " + type_name(body->type) +
+                                    " body: give its end as \"point\": [x, y, z]");
+    if (!body->built) return std::nullopt;
+    const RigidBody& rigid = b.model.rigid[body->ref.index];
+    const Vec3 point = o.vec3("point", rigid.initial_position);
+    end.local = rigid.initial_orientation.conjugate() * (point - rigid.initial_position);
+  }
+  if (r.issue_count() != issues_before) return std::nullopt;
+  return end;
+}
+
+void read_spring(SceneBuild& b, const Json& v, const std::string& ptr, std::vector<std::string>& names) {
+  JsonReader& r = b.reader;
+  ObjectView o(r, v, ptr, {"name", "a", "b", "stiffness", "damping", "rest_length"},
+               "a spring object {\"name\", \"a\", \"b\", \"stiffness\", \"damping\", \"rest_length\"}");
+  if (!o.valid()) return;
+  const size_t issues_before = r.issue_count();
+  Spring s;
+  if (auto name = o.required_string("name")) {
+    s.name = *name;
+    if (std::find(names.begin(), names.end(), *name) != names.end())
+      r.issue(o.at("name"), "duplicate spring name '" + *name + "'");
+    names.push_back(*name);
+  }
+  const Json* a = o.require("a");
+  const Json* bj = o.require("b");
+  std::optional<SpringEnd> end_a = a ? read_spring_end(b, *a, o.at("a")) : std::nullopt;
+  std::optional<SpringEnd> end_b = bj ? read_spring_end(b, *bj, o.at("b")) : std::nullopt;
+  auto stiffness = o.required_number("stiffness", Bounds::at_least(0.0));
+  s.damping = o.number("damping", 0.0, Bounds::at_least(0.0));
+  const bool has_rest = o.has("rest_length");  // absent: the ends' distance at t = 0
+  const double rest = o.number("rest_length", 0.0, Bounds::at_least(0.0));
+  if (stiffness) s.stiffness = *stiffness;
+  if (stiffness && *stiffness == 0.0 && s.damping == 0.0)
+    r.issue(o.at("stiffness"), "a spring needs a stiffness > 0 or a damping > 0 (both are 0)");
+  if (!end_a || !end_b || r.issue_count() != issues_before) return;
+  s.a = *end_a;
+  s.b = *end_b;
+  if (s.a.body.type == BodyType::Rigid && s.b.body.type == BodyType::Rigid && s.a.body.index == s.b.body.index) {
+    r.issue(o.at("b"), "both ends are on rigid body '" + b.model.rigid[s.a.body.index].name +
+                           "': a spring inside one rigid body exerts no net force");
+    return;
+  }
+  // ends at t = 0: the bodies' initial placements (fem: rest nodes)
+  auto initial = [&](const SpringEnd& e) {
+    if (e.body.type == BodyType::Fem) {
+      Vec3 p = Vec3::Zero();
+      for (size_t i = 0; i < e.nodes.size(); ++i) p += e.weights[i] * b.model.fem[e.body.index].rest.nodes[e.nodes[i]];
+      return p;
+    }
+    const RigidBody& rb = b.model.rigid[e.body.index];
+    return Vec3(rb.initial_position + rb.initial_orientation * e.local);
+  };
+  const double length = (initial(s.a) - initial(s.b)).norm();
+  s.rest_length = has_rest ? rest : length;
+  if (s.rest_length > 0.0 && !(length > 1e-9 * s.rest_length)) {
+    r.issue(has_rest ? o.at("rest_length") : o.at("b"),
+            "the ends start at the same point, so the spring has no direction; place them apart or give "
+            "\"rest_length\": 0 (a zero-length spring)");
+    return;
+  }
+  b.model.springs.push_back(std::move(s));
+}
+
 }  // namespace
+
+void read_springs(SceneBuild& b, const Json& springs, const std::string& ptr) {
+  if (!expect_array(b.reader, springs, ptr, "an array of springs")) return;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < springs.size(); ++i) read_spring(b, springs[i], pointer_child(ptr, i), names);
+}
 
 void read_drivers(SceneBuild& b, const Json& drivers, const std::string& ptr) {
   if (!expect_array(b.reader, drivers, ptr, "an array of drivers")) return;

@@ -104,6 +104,7 @@ void Simulation::step() {
       timed(Stage::Compliance, [&] { prepare_compliance(model_, state_, w); });  //    (5a begins)
       timed(Stage::Collision, [&] { detect_collisions(model_, state_, w); }); // 3. collision
       timed(Stage::Cavities, [&] { update_cavities(model_, state_, w); });    // 4. cavities
+      timed(Stage::Collision, [&] { add_spring_rows(model_, state_, w); });  // 4b. spring rows
       timed(Stage::Compliance, [&] { build_compliance(model_, state_, w); }); // 5a. W = h H A⁻¹ Hᵀ
       timed(Stage::Solve, [&] { solve_constraints(model_, state_, w); });     // 5b. PGS
       timed(Stage::Correction, [&] {                                          // 6.

@@ -29,13 +29,15 @@ double cavity_pressure(double a, double volume_eff, CavityRow& row) {
 }
 
 PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
-                    const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h,
-                    int max_iterations, double tolerance, VecX& lambda) {
+                    const std::vector<double>& mu, std::vector<CavityRow>& cavities,
+                    const std::vector<SoftRow>& soft, double h, int max_iterations, double tolerance,
+                    VecX& lambda) {
   const int nc = static_cast<int>(gap.size());
   const int np = static_cast<int>(cavities.size());
-  const ConstraintLayout layout{nc, np};
+  const int ns = static_cast<int>(soft.size());
+  const ConstraintLayout layout{nc, np, ns};
   PgsResult result;
-  if (nc == 0 && np == 0) return result;
+  if (nc == 0 && np == 0 && ns == 0) return result;
   // u = u_free + W λ kept up to date incrementally (column updates)
   VecX u = u_free + W * lambda;
   VecX du(u.size());  // a contact's column update, evaluated here instead of a temporary per row
@@ -85,6 +87,18 @@ PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vec
       }
       max_dp = std::max(max_dp, std::abs(delta));
     }
+    for (int j = 0; j < ns; ++j) {
+      const int i = layout.spring_row(j);
+      const double diag = W(i, i) + soft[j].compliance;
+      if (!(diag > 0.0)) continue;  // a rigid row on no degree of freedom: nothing can move it
+      const double delta = -(u[i] + soft[j].compliance * lambda[i] + soft[j].bias) / diag;
+      if (delta != 0.0) {
+        u += W.col(i) * delta;
+        lambda[i] += delta;
+      }
+      max_change = std::max(max_change, std::abs(delta));
+      max_force = std::max(max_force, std::abs(lambda[i]));
+    }
     result.iterations = it + 1;
     result.residual = std::max(max_force > 0.0 ? max_change / max_force : 0.0,
                                np > 0 ? max_dp / cavities[0].p_atm : 0.0);
@@ -97,7 +111,7 @@ PgsResult solve_contacts_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const
                              const std::vector<double>& mu, double h, int max_iterations,
                              double tolerance, VecX& lambda) {
   std::vector<CavityRow> none;
-  return solve_pgs(W, u_free, gap, mu, none, h, max_iterations, tolerance, lambda);
+  return solve_pgs(W, u_free, gap, mu, none, {}, h, max_iterations, tolerance, lambda);
 }
 
 }  // namespace suction

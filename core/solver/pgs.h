@@ -32,14 +32,26 @@ struct CavityRow {
 /// with the outflow ΔN; N ≤ 0 is vacuum (P = 0).  Returns P; sets row.outflow.
 double cavity_pressure(double a, double volume_eff, CavityRow& row);
 
-/// Contacts and cavities together (paper Algorithm 2): each iteration sweeps the contact blocks,
-/// then solves each cavity's quadratic with the current forces (Gauss-Seidel).  lambda: rows
-/// 3k..3k+2 contact forces [N], row 3·nc + k the pressure difference P − P_atm of cavity k [Pa]
-/// (warm start in, solution out).  The residual is the larger of the contacts' (largest force
-/// change / largest force) and the cavities' (largest pressure change / P_atm).
+/// A soft bilateral row (a spring, docs/method.md §8.6): its force λ [N] is free in sign and
+/// satisfies u + compliance·λ + bias = 0 at the end of the step, u = u_free + (Wλ) its velocity.
+/// A spring of stiffness k and damping c over a step h has compliance 1/(k h + c) and bias
+/// k (L − L0)/(k h + c): the implicit Euler force −k (L + h u − L0) − c u.
+struct SoftRow {
+  double compliance = 0.0;  // [m/(N s)]
+  double bias = 0.0;        // [m/s]
+};
+
+/// Contacts, cavities and soft rows together (paper Algorithm 2): each iteration sweeps the
+/// contact blocks, then solves each cavity's quadratic with the current forces, then each soft
+/// row (Gauss-Seidel).  lambda: rows 3k..3k+2 contact forces [N], row 3·nc + k the pressure
+/// difference P − P_atm of cavity k [Pa], then the soft rows' forces [N] (ConstraintLayout;
+/// warm start in, solution out).  The residual is the larger of the forces' (largest force
+/// change / largest force, contacts and soft rows) and the cavities' (largest pressure change
+/// / P_atm).
 PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
-                    const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h,
-                    int max_iterations, double tolerance, VecX& lambda);
+                    const std::vector<double>& mu, std::vector<CavityRow>& cavities,
+                    const std::vector<SoftRow>& soft, double h, int max_iterations, double tolerance,
+                    VecX& lambda);
 
 /// The contact problem alone, for tests and backends: rows 3k, 3k+1, 3k+2 are contact k's
 /// normal and tangents; target normal velocity −gap_k/h; friction mu_k.  lambda: warm start in,

@@ -73,6 +73,7 @@ void correct_and_integrate(const Model& model, State& state, Workspace& work) {
   // v = v_free + h A⁻¹ Hᵀ λ   (Bernardin 2023, Eq. 3)
   apply_constraint_impulses(model, work);
   record_contacts(work, state);
+  record_springs(model, state, work);
   for (size_t i = 0; i < model.fem.size(); ++i) {
     FemBodyState& s = state.fem[i];
     const Points v_old = s.v;
@@ -104,6 +105,7 @@ void correct_and_integrate(const Model& model, State& state, Workspace& work) {
       state.driver_reaction[d] = -body_contact_force(model, state, dr.body);
     }
   }
+  update_spring_axes(model, state);
   state.time += h;
   state.step += 1;
 }

@@ -20,7 +20,7 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
   work.lambda.setZero(layout.count());
   work.solver_iterations = 0;
   work.solver_residual = 0.0;
-  if (nc == 0 && np == 0) return;
+  if (layout.count() == 0) return;
   // warm start: last step's force of the same feature pair (state.contacts is sorted by key)
   for (int k = 0; k < nc; ++k) {
     const auto it = std::lower_bound(state.contacts.begin(), state.contacts.end(), work.contacts[k].key,
@@ -41,9 +41,12 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
     row.pressure = c.pressure;
     work.lambda[layout.cavity_row(k)] = c.pressure - row.p_atm;  // warm start
   }
+  // springs: last step's row forces
+  for (int k = 0, row = layout.spring_row(0); k < static_cast<int>(model.springs.size()); ++k)
+    for (int j = 0; j < model.springs[k].rows(); ++j) work.lambda[row++] = state.spring_force[k][j];
   std::vector<double> gap(nc);
   for (int k = 0; k < nc; ++k) gap[k] = work.contacts[k].gap;
-  const PgsResult r = solve_pgs(work.W, work.u_free, gap, work.contact_mu, cavities, model.settings.dt,
+  const PgsResult r = solve_pgs(work.W, work.u_free, gap, work.contact_mu, cavities, work.soft_rows, model.settings.dt,
                                 model.settings.solver.max_iterations, model.settings.solver.tolerance,
                                 work.lambda);
   for (int k = 0; k < np; ++k) {

@@ -37,6 +37,14 @@ void gather_contacts(const Model& model, const State& state, Workspace& work);
 ///    and one pressure row per active cavity with V(x_free) and H_p (cavities.cpp).
 void update_cavities(const Model& model, State& state, Workspace& work);
 
+/// 4b. springs: the soft rows of Model::springs after the cavity rows (rows.layout.soft_rows()),
+///    their u_free and work.soft_rows (springs.cpp); timed with the collision stage.
+void add_spring_rows(const Model& model, const State& state, Workspace& work);
+/// 6. the springs' row forces of the step into state.spring_force (springs.cpp; part of correction).
+void record_springs(const Model& model, State& state, const Workspace& work);
+/// 6 (end). each spring's axis at the new positions (state.spring_axis; springs.cpp).
+void update_spring_axes(const Model& model, State& state);
+
 /// 6 (check). the seal at the solved end-of-step shape: detection and union there (as the
 ///    next step's stage 4 will do), on a copy of the cavities; returns the ids of the cavities
 ///    that had a pressure row this step and whose seal that shape opens (released or dropped

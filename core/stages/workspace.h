@@ -12,6 +12,7 @@
 #include "fem/implicit_euler.h"
 #include "model/body_slots.h"
 #include "model/model.h"
+#include "solver/pgs.h"
 
 namespace suction {
 
@@ -60,6 +61,8 @@ struct Workspace {
   int cavity_unions = 0;                   // unions computed in this step
   AirLedger air;                           // the step's air books (reset by each attempt)
   std::vector<UnionFailure> union_failures;  // unions that failed in this step
+  // springs: one soft row per row of rows.layout.soft_rows() (stages/springs.cpp)
+  std::vector<SoftRow> soft_rows;
   // the seal check at the end of a step (check_seals): the cavities whose seal the solved
   // shape opened, released by the cavity stage when the step is solved again
   std::vector<int> release_cavity_ids;
