@@ -37,13 +37,13 @@ double cavity_pressure(double a, double volume_eff, CavityRow& row);
 /// A spring of stiffness k and damping c over a step h has compliance 1/(k h + c) and bias
 /// k (L − L0)/(k h + c): the implicit Euler force −k (L + h u − L0) − c u.
 struct SoftRow {
-  double compliance = 0.0;  // [m/(N s)]
+  double compliance = 0.0;  // [m/(N s)], > 0
   double bias = 0.0;        // [m/s]
 };
 
 /// Contacts, cavities and soft rows together (paper Algorithm 2): each iteration sweeps the
-/// contact blocks, then solves each cavity's quadratic with the current forces, then each soft
-/// row (Gauss-Seidel).  lambda: rows 3k..3k+2 contact forces [N], row 3·nc + k the pressure
+/// contact blocks, then solves each cavity's quadratic with the current forces, then all soft
+/// rows at once, exactly, as one block (block Gauss-Seidel).  lambda: rows 3k..3k+2 contact forces [N], row 3·nc + k the pressure
 /// difference P − P_atm of cavity k [Pa], then the soft rows' forces [N] (ConstraintLayout;
 /// warm start in, solution out).  The residual is the larger of the forces' (largest force
 /// change / largest force, contacts and soft rows) and the cavities' (largest pressure change

@@ -80,3 +80,44 @@ TEST(Pgs, ContactWithoutDegreesOfFreedomCarriesNothingAndStaysFinite) {
   EXPECT_EQ(lambda.head<3>(), Vec3::Zero());
   EXPECT_NEAR(lambda[3], 9.81, 1e-9) << "the other contact is unaffected";
 }
+
+TEST(Pgs, SoftRowsAreSolvedExactlyAsOneBlock) {
+  // three strongly coupled soft rows (a stiff spring network on one body): the block step solves
+  // (W + diag γ) λ = −(u_free + b) in the first sweep, where row-by-row Gauss-Seidel would crawl
+  Eigen::MatrixXd W(3, 3);
+  W << 1.0, 0.99, 0.98, 0.99, 1.0, 0.99, 0.98, 0.99, 1.0;
+  const VecX u_free = Eigen::Vector3d(0.3, -0.2, 0.1);
+  const std::vector<SoftRow> soft = {{1e-3, 0.05}, {2e-3, -0.01}, {1e-3, 0.02}};
+  std::vector<CavityRow> none;
+  VecX lambda = VecX::Zero(3);
+  const PgsResult r = solve_pgs(W, u_free, {}, {}, none, soft, 0.01, 100, 1e-12, lambda);
+  Eigen::MatrixXd S = W;
+  for (int j = 0; j < 3; ++j) S(j, j) += soft[j].compliance;
+  const VecX b = Eigen::Vector3d(soft[0].bias, soft[1].bias, soft[2].bias);
+  const VecX exact = S.ldlt().solve(-(u_free + b));
+  EXPECT_LE(r.iterations, 2);
+  EXPECT_LT((lambda - exact).norm(), 1e-9 * exact.norm());
+  // each row's end-of-step equation u + γ λ + b = 0 holds
+  const VecX u = u_free + W * lambda;
+  for (int j = 0; j < 3; ++j) EXPECT_NEAR(u[j] + soft[j].compliance * lambda[j] + soft[j].bias, 0.0, 1e-9);
+}
+
+TEST(Pgs, ASpringPullingABlockOntoTheGroundAddsToTheContactForce) {
+  // a point mass resting on the ground (one contact block, gap at the free motion −g h²) and a
+  // spring row along the same normal, stretched by e towards an anchor below: at the fixed point
+  // nothing moves, the spring pulls with k e and the contact carries m g + k e
+  const double m = 0.5, h = 0.01, g = 9.81, k = 200.0, e = 0.01;
+  Eigen::MatrixXd W = Eigen::MatrixXd::Zero(4, 4);
+  W.topLeftCorner(3, 3) = point_mass_W(m, h);
+  W(3, 3) = W(0, 3) = W(3, 0) = h / m;  // the spring row moves with the normal
+  VecX u_free = VecX::Zero(4);
+  u_free[0] = u_free[3] = -g * h;
+  const double gamma = 1.0 / (k * h);
+  std::vector<CavityRow> none;
+  VecX lambda = VecX::Zero(4);
+  const auto r = solve_pgs(W, u_free, {-g * h * h}, {0.5}, none, {{gamma, k * e * gamma}}, h, 500, 1e-13, lambda);
+  EXPECT_LT(r.residual, 1e-12);
+  EXPECT_NEAR(lambda[3], -k * e, 1e-6) << "the spring's force along the normal: it pulls down with k e";
+  EXPECT_NEAR(lambda[0], m * g + k * e, 1e-6) << "the contact carries the weight and the spring";
+  EXPECT_NEAR(u_free[0] + (W * lambda)[0], 0.0, 1e-9) << "the block is at rest";
+}
