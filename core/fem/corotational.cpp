@@ -44,12 +44,21 @@ ElasticElements make_elastic_elements(const TetMesh& rest, double young, double 
     el.volume[e] = vol;
     // linear elastic stiffness, block (a,b) = V (λ g_a g_bᵀ + μ g_b g_aᵀ + μ (g_a·g_b) I)
     const auto g = shape_gradients(el.dm_inv[e]);
-    Mat12& K = el.stiffness[e];
+    // (plain loops into a local matrix: the same numbers as the 3×3 block expressions, without
+    // their temporaries, which made this loop most of a scene load under the sanitizers)
+    double gg[4][3];
     for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b)
-        K.block<3, 3>(3 * a, 3 * b) =
-            vol * (el.lambda * g[a] * g[b].transpose() + el.mu * g[b] * g[a].transpose() +
-                   el.mu * g[a].dot(g[b]) * Mat3::Identity());
+      for (int i = 0; i < 3; ++i) gg[a][i] = g[a][i];
+    Mat12 K;
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b) {
+        const double dot = gg[a][0] * gg[b][0] + gg[a][1] * gg[b][1] + gg[a][2] * gg[b][2];
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j)
+            K(3 * a + i, 3 * b + j) = vol * (el.lambda * gg[a][i] * gg[b][j] + el.mu * gg[b][i] * gg[a][j] +
+                                             (i == j ? el.mu * dot : 0.0));
+      }
+    el.stiffness[e] = K;
   }
   return el;
 }
