@@ -1,4 +1,4 @@
-// suction info SCENE: what a scene contains (sizes, masses, extents, materials, drivers,
+// suction info SCENE: what a scene contains (sizes, masses, extents, materials, drivers, springs,
 // probes) and roughly how much memory its model takes.
 #include <iostream>
 
@@ -64,7 +64,7 @@ double model_bytes(const Model& model) {
 
 void add_info_command(CLI::App& app, SceneOptions& options, CLI::App*& command) {
   command = app.add_subcommand(
-      "info", "describe a scene: sizes, masses, bounding boxes, materials, drivers, probes");
+      "info", "describe a scene: sizes, masses, bounding boxes, materials, drivers, springs, probes");
   add_scene_options(command, options);
 }
 
@@ -171,19 +171,44 @@ int info_command(const SceneOptions& options) {
     }
   }
 
+  // springs
+  if (!model.springs.empty()) {
+    out << "\nsprings\n";
+    auto end_name = [&](const SpringEnd& e) {
+      std::string n = body_name(model, e.body);
+      if (!e.node_set.empty()) n += " node set " + e.node_set + format(" (%zu nodes)", e.nodes.size());
+      return n;
+    };
+    for (const Spring& s : model.springs) {
+      out << format("  %-16s %s -- %s: k %.4g N/m, c %.4g N s/m, ", s.name.c_str(), end_name(s.a).c_str(),
+                    end_name(s.b).c_str(), s.stiffness, s.damping);
+      out << (s.zero_length() ? std::string("zero length (x, y, z)") : format("rest length %.4g m", s.rest_length));
+      out << '\n';
+    }
+  }
+
   // probes
   if (!model.probes.empty()) {
     out << "\nprobes (CSV columns)\n";
     for (const Probe& p : model.probes) {
       out << format("  %-16s %s", p.name.c_str(), probe_type_name(p.kind));
+      const bool spring = p.kind == ProbeKind::SpringForce || p.kind == ProbeKind::SpringLength;
+      const bool cavity = p.kind == ProbeKind::CavityPressure || p.kind == ProbeKind::CavityVolume ||
+                          p.kind == ProbeKind::CavityAir || p.kind == ProbeKind::CavityHoldingForce;
       if (p.kind == ProbeKind::DriverForce) {
         if (p.driver >= 0 && p.driver < int(model.drivers.size()))
           out << " of " << model.drivers[p.driver].name;
-      } else if (p.kind != ProbeKind::Time) {
+      } else if (spring) {
+        if (p.spring >= 0 && p.spring < int(model.springs.size())) out << " of " << model.springs[p.spring].name;
+      } else if (cavity) {
+        out << format(" of cavity %d (oldest first)", p.cavity);
+      } else if (p.kind != ProbeKind::Time && p.kind != ProbeKind::CavityCount) {
         out << " of " << body_name(model, p.body);
         if (p.kind == ProbeKind::NodeSetPosition) out << " (" << p.nodes.size() << " nodes)";
       }
-      if (p.kind != ProbeKind::Time) out << ", " << component_name(p.component);
+      const bool scalar = p.kind == ProbeKind::Time || p.kind == ProbeKind::Displacement || spring || cavity ||
+                          p.kind == ProbeKind::CavityCount;
+      if (!scalar) out << ", " << component_name(p.component);
       if (p.scale != 1.0) out << format(", x %.4g", p.scale);
       out << '\n';
     }
