@@ -172,7 +172,9 @@ SANITIZE_SLOW_TESTS := \
   SuctionScenes.SoftCubeWithoutCavitiesStaysOnTheGroundAndIsNotLifted \
   SuctionScenes.MassesOneCupLiftsHeavierCubesStretchingFurther \
   SuctionScenes.MassesOneCupLetsGoOfSevenKilogramsInBalance \
-  SuctionScenes.MassesTwoCupsLiftSevenKilograms
+  SuctionScenes.MassesTwoCupsLiftSevenKilograms \
+  PopupToy.SticksHoldsWhileAirLeaksInThenJumps \
+  PopupToy.TheReleaseTimeDoesNotDependOnTheTimeStep
 _sanitize_empty :=
 _sanitize_space := $(_sanitize_empty) $(_sanitize_empty)
 SANITIZE_QUICK_FILTER := -$(subst $(_sanitize_space),:,$(strip $(SANITIZE_SLOW_TESTS)))

@@ -58,6 +58,7 @@ val cavity_positions(Facade& f, int k) { return view(f.cavity_positions(k)); }
 val cavity_indices(Facade& f, int k) { return view(f.cavity_indices(k)); }
 val cavity_seam(Facade& f, int k) { return view(f.cavity_seam(k)); }
 val contacts(Facade& f) { return view(f.contacts()); }
+val springs(Facade& f) { return view(f.springs()); }
 val probe_values(Facade& f) { return view(f.probe_values()); }
 val probe_names(const Facade& f) { return to_array(f.probe_names()); }
 val overrides(const Facade& f) { return to_array(f.overrides()); }
@@ -164,6 +165,9 @@ EMSCRIPTEN_BINDINGS(suction) {
       // contacts
       .function("contactCount", &Facade::contact_count)
       .function("contacts", &contacts)
+      // springs
+      .function("springCount", &Facade::spring_count)
+      .function("springs", &springs)
       // probes, profile
       .function("probeNames", &probe_names)
       .function("probeValues", &probe_values)

@@ -13,6 +13,7 @@
 #include "io/csv.h"
 #include "model/body_slots.h"
 #include "model/model.h"
+#include "model/springs.h"
 #include "model/state.h"
 #include "probes/probes.h"
 #include "rigid/rigid_dynamics.h"
@@ -337,6 +338,20 @@ const std::vector<float>& Facade::contacts() {
     append_xyz(contacts_, c.force);
   }
   return contacts_;
+}
+
+int Facade::spring_count() const { return sim_ ? static_cast<int>(sim_->model().springs.size()) : 0; }
+
+const std::vector<float>& Facade::springs() {
+  springs_.clear();
+  if (!sim_) return springs_;
+  const Model& m = sim_->model();
+  springs_.reserve(6 * m.springs.size());
+  for (const Spring& sp : m.springs) {
+    append_xyz(springs_, spring_end_position(m, sim_->state(), sp.a));
+    append_xyz(springs_, spring_end_position(m, sim_->state(), sp.b));
+  }
+  return springs_;
 }
 
 std::vector<std::string> Facade::probe_names() const {

@@ -122,6 +122,9 @@ class Facade {
   int contact_count() const;
   /// px,py,pz [m], fx,fy,fz [N] per contact of the last step (force on body a)
   const std::vector<float>& contacts();
+  /// the springs' ends: 6 floats per spring (end a, end b) [m], Model::springs order
+  const std::vector<float>& springs();
+  int spring_count() const;
 
   // --- probes, profile --------------------------------------------------------------------
   std::vector<std::string> probe_names() const;
@@ -160,6 +163,7 @@ class Facade {
   std::vector<std::vector<float>> cavity_positions_, cavity_seam_;
   std::vector<std::vector<std::uint32_t>> cavity_indices_;
   std::vector<float> contacts_;
+  std::vector<float> springs_;
   std::vector<double> probe_values_;
   std::vector<std::string> warnings_;  // gathered by step(), handed out by take_warnings()
   std::vector<float> empty_float_;

@@ -91,6 +91,10 @@ export interface Simulator {
   /** px,py,pz [m], fx,fy,fz [N] per contact of the last step. View. */
   contacts(): Float32Array;
 
+  springCount(): number;
+  /** End a x,y,z then end b x,y,z [m] per spring (the scene's "springs" order). View. */
+  springs(): Float32Array;
+
   probeNames(): string[];
   /** One value per probe, in probeNames() order. View. */
   probeValues(): Float64Array;

@@ -387,7 +387,8 @@ void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vecto
 
 /// one end of a spring: {"body": name, "node_set": set} (fem) or {"body": name, "point": [x, y, z]}
 /// (rigid, fixed or kinematic; the point in world coordinates at t = 0, default the centre of mass)
-std::optional<SpringEnd> read_spring_end(SceneBuild& b, const Json& v, const std::string& ptr) {
+std::optional<SpringEnd> read_spring_end(SceneBuild& b, const Json& v, const std::string& ptr, bool& at_centre) {
+  at_centre = false;
   JsonReader& r = b.reader;
   ObjectView o(r, v, ptr, {"body", "node_set", "point"},
                "a spring end {\"body\": name, \"node_set\": set} (fem) or {\"body\": name, \"point\": [x, y, z]}");
@@ -421,6 +422,7 @@ std::optional<SpringEnd> read_spring_end(SceneBuild& b, const Json& v, const std
                                     " body: give its end as \"point\": [x, y, z]");
     if (!body->built) return std::nullopt;
     const RigidBody& rigid = b.model.rigid[body->ref.index];
+    at_centre = !o.has("point");
     const Vec3 point = o.vec3("point", rigid.initial_position);
     end.local = rigid.initial_orientation.conjugate() * (point - rigid.initial_position);
   }
@@ -443,8 +445,9 @@ void read_spring(SceneBuild& b, const Json& v, const std::string& ptr, std::vect
   }
   const Json* a = o.require("a");
   const Json* bj = o.require("b");
-  std::optional<SpringEnd> end_a = a ? read_spring_end(b, *a, o.at("a")) : std::nullopt;
-  std::optional<SpringEnd> end_b = bj ? read_spring_end(b, *bj, o.at("b")) : std::nullopt;
+  bool a_at_centre = false, b_at_centre = false;  // a rigid end without "point"
+  std::optional<SpringEnd> end_a = a ? read_spring_end(b, *a, o.at("a"), a_at_centre) : std::nullopt;
+  std::optional<SpringEnd> end_b = bj ? read_spring_end(b, *bj, o.at("b"), b_at_centre) : std::nullopt;
   auto stiffness = o.required_number("stiffness", Bounds::at_least(0.0));
   s.damping = o.number("damping", 0.0, Bounds::at_least(0.0));
   const bool has_rest = o.has("rest_length");  // absent: the ends' distance at t = 0
@@ -470,6 +473,16 @@ void read_spring(SceneBuild& b, const Json& v, const std::string& ptr, std::vect
     const RigidBody& rb = b.model.rigid[e.body.index];
     return Vec3(rb.initial_position + rb.initial_orientation * e.local);
   };
+  // a zero-length spring attaches: a rigid end given without a point sits where the other end
+  // starts (when the other end has a point or is a node set), so the attachment starts unstressed
+  if (has_rest && rest == 0.0) {
+    auto place = [&](SpringEnd& e, const SpringEnd& other) {
+      const RigidBody& rb = b.model.rigid[e.body.index];
+      e.local = rb.initial_orientation.conjugate() * (initial(other) - rb.initial_position);
+    };
+    if (b_at_centre && !a_at_centre) place(s.b, s.a);
+    else if (a_at_centre && !b_at_centre) place(s.a, s.b);
+  }
   const double length = (initial(s.a) - initial(s.b)).norm();
   s.rest_length = has_rest ? rest : length;
   if (s.rest_length > 0.0 && !(length > 1e-9 * s.rest_length)) {

@@ -30,25 +30,17 @@ double cavity_pressure(double a, double volume_eff, CavityRow& row) {
   return p;
 }
 
-PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
-                    const std::vector<double>& mu, std::vector<CavityRow>& cavities,
-                    const std::vector<SoftRow>& soft, double h, int max_iterations, double tolerance,
-                    VecX& lambda) {
+namespace {
+
+// contacts and cavities (no soft rows): the Gauss-Seidel loop
+PgsResult solve_rows(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
+                     const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h,
+                     int max_iterations, double tolerance, VecX& lambda) {
   const int nc = static_cast<int>(gap.size());
   const int np = static_cast<int>(cavities.size());
-  const int ns = static_cast<int>(soft.size());
-  const ConstraintLayout layout{nc, np, ns};
+  const ConstraintLayout layout{nc, np};
   PgsResult result;
-  if (nc == 0 && np == 0 && ns == 0) return result;
-  // the soft rows' block W_ss + diag(compliance), factorized once per solve (positive definite:
-  // W is positive semi-definite and every compliance is > 0)
-  Eigen::LDLT<Eigen::MatrixXd> soft_block;
-  if (ns > 0) {
-    const int s0 = layout.spring_row(0);
-    Eigen::MatrixXd S = W.block(s0, s0, ns, ns);
-    for (int j = 0; j < ns; ++j) S(j, j) += soft[j].compliance;
-    soft_block.compute(S);
-  }
+  if (nc == 0 && np == 0) return result;
   // u = u_free + W λ kept up to date incrementally (column updates)
   VecX u = u_free + W * lambda;
   VecX du(u.size());  // a contact's column update, evaluated here instead of a temporary per row
@@ -98,24 +90,62 @@ PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vec
       }
       max_dp = std::max(max_dp, std::abs(delta));
     }
-    // the soft rows as one block, solved exactly given the other forces (block Gauss-Seidel):
-    // stiff springs sharing a body couple strongly, and row-by-row sweeps over them converge
-    // slowly (a zero-length mount of four rows took > 300 sweeps)
-    if (ns > 0) {
-      const int s0 = layout.spring_row(0);
-      VecX r(ns);
-      for (int j = 0; j < ns; ++j) r[j] = u[s0 + j] + soft[j].compliance * lambda[s0 + j] + soft[j].bias;
-      const VecX delta = -soft_block.solve(r);
-      u.noalias() += W.middleCols(s0, ns) * delta;
-      lambda.segment(s0, ns) += delta;
-      max_change = std::max(max_change, delta.cwiseAbs().maxCoeff());
-      max_force = std::max(max_force, lambda.segment(s0, ns).cwiseAbs().maxCoeff());
-    }
     result.iterations = it + 1;
     result.residual = std::max(max_force > 0.0 ? max_change / max_force : 0.0,
                                np > 0 ? max_dp / cavities[0].p_atm : 0.0);
     if (result.residual <= tolerance) break;
   }
+  return result;
+}
+
+}  // namespace
+
+PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
+                    const std::vector<double>& mu, std::vector<CavityRow>& cavities,
+                    const std::vector<SoftRow>& soft, double h, int max_iterations, double tolerance,
+                    VecX& lambda) {
+  const int ns = static_cast<int>(soft.size());
+  if (ns == 0) return solve_rows(W, u_free, gap, mu, cavities, h, max_iterations, tolerance, lambda);
+  // The soft rows are linear equalities, W_ss λ_s + W_so λ_o + u_free,s + γ∘λ_s + b = 0, so they
+  // are eliminated exactly: λ_s = −S⁻¹ (u_free,s + b + W_so λ_o) with S = W_ss + diag γ
+  // (positive definite: W is positive semi-definite and every γ > 0).  The other rows (o:
+  // contacts, cavities) see the reduced W' = W_oo − W_os S⁻¹ W_so and u_free' = u_free,o −
+  // W_os S⁻¹ (u_free,s + b): the springs relax in response to every contact force and
+  // pressure within the same solve.  Gauss-Seidel between a contact set and stiff springs on
+  // the same body instead converged slowly or not at all.  The kernel reads its gaps and free
+  // volumes relative to u_free, so they move by h (u_free' − u_free).
+  const int nc = static_cast<int>(gap.size());
+  const int np = static_cast<int>(cavities.size());
+  const ConstraintLayout layout{nc, np, ns};
+  const int no = layout.spring_row(0);
+  Eigen::MatrixXd S = W.block(no, no, ns, ns);
+  VecX rhs(ns);
+  for (int j = 0; j < ns; ++j) {
+    S(j, j) += soft[j].compliance;
+    rhs[j] = u_free[no + j] + soft[j].bias;
+  }
+  const Eigen::LDLT<Eigen::MatrixXd> S_ldlt(S);
+  const VecX y = S_ldlt.solve(rhs);
+  PgsResult result;
+  if (no == 0) {
+    lambda = -y;
+    result.iterations = 1;
+    return result;
+  }
+  const Eigen::MatrixXd X = S_ldlt.solve(W.block(no, 0, ns, no));  // S⁻¹ W_so
+  Eigen::MatrixXd Wr = W.topLeftCorner(no, no);
+  Wr.noalias() -= W.block(0, no, no, ns) * X;
+  Wr = 0.5 * (Wr + Wr.transpose()).eval();  // symmetric to rounding
+  const VecX shift = -W.block(0, no, no, ns) * y;  // u_free' − u_free
+  const VecX ur = u_free.head(no) + shift;
+  std::vector<double> gap_r(gap);
+  for (int k = 0; k < nc; ++k) gap_r[k] += h * shift[layout.contact_row(k)];
+  for (int k = 0; k < np; ++k) cavities[k].volume_free += h * shift[layout.cavity_row(k)];
+  VecX lo = lambda.head(no);
+  result = solve_rows(Wr, ur, gap_r, mu, cavities, h, max_iterations, tolerance, lo);
+  for (int k = 0; k < np; ++k) cavities[k].volume_free -= h * shift[layout.cavity_row(k)];
+  lambda.head(no) = lo;
+  lambda.segment(no, ns) = -y - X * lo;
   return result;
 }
 

@@ -41,9 +41,10 @@ struct SoftRow {
   double bias = 0.0;        // [m/s]
 };
 
-/// Contacts, cavities and soft rows together (paper Algorithm 2): each iteration sweeps the
-/// contact blocks, then solves each cavity's quadratic with the current forces, then all soft
-/// rows at once, exactly, as one block (block Gauss-Seidel).  lambda: rows 3k..3k+2 contact forces [N], row 3·nc + k the pressure
+/// Contacts, cavities and soft rows together (paper Algorithm 2): the soft rows, linear
+/// equalities, are eliminated exactly (their Schur complement); on the reduced rows each
+/// iteration sweeps the contact blocks, then solves each cavity's quadratic with the current
+/// forces (Gauss-Seidel); the soft forces follow from the others.  lambda: rows 3k..3k+2 contact forces [N], row 3·nc + k the pressure
 /// difference P − P_atm of cavity k [Pa], then the soft rows' forces [N] (ConstraintLayout;
 /// warm start in, solution out).  The residual is the larger of the forces' (largest force
 /// change / largest force, contacts and soft rows) and the cavities' (largest pressure change

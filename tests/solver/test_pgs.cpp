@@ -121,3 +121,22 @@ TEST(Pgs, ASpringPullingABlockOntoTheGroundAddsToTheContactForce) {
   EXPECT_NEAR(lambda[0], m * g + k * e, 1e-6) << "the contact carries the weight and the spring";
   EXPECT_NEAR(u_free[0] + (W * lambda)[0], 0.0, 1e-9) << "the block is at rest";
 }
+
+TEST(Pgs, AStiffSpringCoupledToAContactConvergesAtOnce) {
+  // one frictionless contact and one stiff soft row on the same degree of freedom (a light
+  // body between the ground and a stiff spring): Gauss-Seidel between the two alternates with a
+  // ratio close to 1; eliminating the spring leaves one contact with the reduced compliance
+  const double m = 0.01, h = 0.01, g = 9.81, k = 1e5, e = 1e-4;
+  Eigen::MatrixXd W = Eigen::MatrixXd::Zero(4, 4);
+  W.topLeftCorner(3, 3) = point_mass_W(m, h);
+  W(3, 3) = W(0, 3) = W(3, 0) = h / m;
+  VecX u_free = VecX::Zero(4);
+  u_free[0] = u_free[3] = -g * h;
+  const double gamma = 1.0 / (k * h);
+  std::vector<CavityRow> none;
+  VecX lambda = VecX::Zero(4);
+  const auto r = solve_pgs(W, u_free, {-g * h * h}, {0.0}, none, {{gamma, k * e * gamma}}, h, 20, 1e-12, lambda);
+  EXPECT_LE(r.iterations, 3);
+  EXPECT_NEAR(lambda[3], -k * e, 1e-9 * k * e);
+  EXPECT_NEAR(lambda[0], m * g + k * e, 1e-9 * k * e);
+}

@@ -266,6 +266,30 @@ TEST(Springs, TheRowsVelocityJacobianMatchesFiniteDifferencesOfTheLength) {
   for (int j = 0; j < 4; ++j) EXPECT_NEAR(hv[j], work.u_free[j], 1e-12) << "row " << j;
 }
 
+TEST(Springs, AZeroLengthMountWithoutAPointStartsUnstressed) {
+  // a cup-like FEM block mounted on a rigid head by a zero-length spring from its top node set:
+  // the head's end defaults to where the node set's mean starts, not to the head's centre
+  const std::string text = R"({
+    "settings": {"dt": 0.01, "gravity": [0, 0, 0]},
+    "materials": {"m": {"young": 1e9, "density": 1000}, "gel": {"young": 1e5, "poisson": 0.3, "density": 1000}},
+    "bodies": [
+      {"name": "head", "type": "rigid", "material": "m", "mesh": {"generator": "box", "size": [0.04, 0.04, 0.01]},
+       "position": [0.003, 0, 0.03]},
+      {"name": "block", "type": "fem", "material": "gel",
+       "mesh": {"generator": "box", "size": [0.02, 0.02, 0.02], "cells": [2, 2, 2]}, "position": [0, 0, 0],
+       "node_sets": {"top": {"top": 0.001}}}],
+    "springs": [{"name": "mount", "a": {"body": "block", "node_set": "top"}, "b": {"body": "head"},
+                 "stiffness": 1e4, "rest_length": 0},
+                {"name": "axial", "a": {"body": "block", "node_set": "top"}, "b": {"body": "head"}, "stiffness": 1}]})";
+  Simulation sim(load_scene_text(text, "."));
+  const Model& m = sim.model();
+  EXPECT_LT(spring_geometry(m, sim.state(), 0).delta.norm(), 1e-15) << "the mount starts at its rest";
+  EXPECT_NEAR(spring_end_position(m, sim.state(), m.springs[1].b).x(), 0.003, 1e-15)
+      << "an axial spring's rigid end still defaults to the centre of mass";
+  for (int i = 0; i < 20; ++i) sim.step();
+  EXPECT_LT(sim.state().spring_force[0].norm(), 1e-9) << "no gravity, no load: the mount carries nothing";
+}
+
 TEST(Springs, MalformedSpringsAreReportedAtTheirPointer) {
   const std::string head = R"({
     "materials": {"m": {"young": 1e9, "density": 1000}},

@@ -286,6 +286,26 @@ test('CSV header and rows', async () => {
   } finally { sim.delete(); }
 });
 
+test('springs: ends of every spring, moving with the bodies', async () => {
+  const sim = await loaded('popup_toy.json');
+  try {
+    const n = sim.springCount();
+    assert.strictEqual(n, 16, 'four mounts, four corner springs, eight crossed springs');
+    let s = sim.springs();
+    assert.ok(s instanceof Float32Array);
+    assert.strictEqual(s.length, 6 * n);
+    // coil0 (the fifth spring) runs from the head's bottom corner down to the base's top: 29 mm
+    const len = (a) => Math.hypot(a[3] - a[0], a[4] - a[1], a[5] - a[2]);
+    assert.ok(Math.abs(len(Array.from(s.subarray(24, 30))) - 0.029) < 1e-6);
+    // the mounts start unstressed: both ends at the same point
+    assert.ok(len(Array.from(s.subarray(0, 6))) < 1e-6);
+    assert.strictEqual(sim.step(20), '');
+    s = sim.springs();
+    assert.strictEqual(s.length, 6 * n);
+    assert.ok(s.every(Number.isFinite));
+  } finally { sim.delete(); }
+});
+
 test('cup_fall scene loads and steps', async () => {
   const sim = await loaded('cup_fall.json');
   try {

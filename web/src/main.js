@@ -64,6 +64,9 @@ const contactPoints = new THREE.Points(new THREE.BufferGeometry(), new THREE.Poi
 contactPoints.renderOrder = 4; contactPoints.name = 'contacts'; scene3.add(contactPoints);
 const forceLines = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({ color: 0xd00060, depthTest: false }));
 forceLines.renderOrder = 4; forceLines.name = 'forces'; scene3.add(forceLines);
+// springs (the scene's "springs"): a line between each spring's two ends
+const springLines = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({ color: 0x2050c0 }));
+springLines.renderOrder = 2; springLines.name = 'springs'; scene3.add(springLines);
 let sceneSize = 0.05;
 
 function resize() {
@@ -170,6 +173,12 @@ function updateContacts(contacts) {
   contactPoints.geometry.computeBoundingSphere();
   forceLines.geometry.setAttribute('position', new THREE.BufferAttribute(seg, 3));
   forceLines.geometry.computeBoundingSphere();
+}
+
+function updateSprings(springs) {
+  springLines.geometry.setAttribute('position', new THREE.BufferAttribute(springs || new Float32Array(0), 3));
+  springLines.geometry.computeBoundingSphere();
+  state.springsInScene = springs ? springs.length / 6 : 0;
 }
 
 function applyToggles() {
@@ -363,6 +372,7 @@ function onFrame(f) {
   const pAtm = state.meta.pAtm;
   updateCavities(f.cavities, pAtm);
   updateContacts(f.contacts);
+  updateSprings(f.springs);
   for (const s of f.samples) samples.push(s);
   const last = samples.last();
   state.phase = last ? classifyPhase(samples.since(last.t - 1.0)) : 'free';

@@ -271,6 +271,8 @@ export class SimHost {
     }
     const contacts = new Float32Array(s.contacts());
     transfer.push(contacts.buffer);
+    const springs = new Float32Array(s.springs());
+    transfer.push(springs.buffer);
     const drivers = [];
     for (let k = 0; k < this.driverCount; ++k) {
       drivers.push({ offset: toArray(s.driverOffset(k)),
@@ -284,7 +286,7 @@ export class SimHost {
     }
     const msg = {
       type: 'frame', time: s.time(), step: s.stepCount(), playing: this.playing,
-      bodies, cavities, contacts, contactCount: s.contactCount(), drivers,
+      bodies, cavities, contacts, contactCount: s.contactCount(), springs, drivers,
       probes: Array.from(this.safe('probeValues', () => s.probeValues(), [])), profile, samples: this.samples,
       rtf: this.realTimeFactor(),
     };

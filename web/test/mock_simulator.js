@@ -247,6 +247,8 @@ export class MockSimulator {
   }
   contactCount() { return this._contacts.length / 6; }
   contacts() { return Float32Array.from(this._contacts); }
+  springCount() { return 0; }
+  springs() { return new Float32Array(0); }
   probeNames() { return this._probeNames.slice(); }
   takeWarnings() { return []; }  // the mock has no watchdog
   probeValues() { return new Float64Array(this._probeNames.length); }
