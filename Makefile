@@ -174,7 +174,8 @@ SANITIZE_SLOW_TESTS := \
   SuctionScenes.MassesOneCupLetsGoOfSevenKilogramsInBalance \
   SuctionScenes.MassesTwoCupsLiftSevenKilograms \
   PopupToy.SticksHoldsWhileAirLeaksInThenJumps \
-  PopupToy.TheReleaseTimeDoesNotDependOnTheTimeStep
+  PopupToy.TheReleaseTimeDoesNotDependOnTheTimeStep \
+  PopupToy.AFinerCupTellsTheSameStory
 _sanitize_empty :=
 _sanitize_space := $(_sanitize_empty) $(_sanitize_empty)
 SANITIZE_QUICK_FILTER := -$(subst $(_sanitize_space),:,$(strip $(SANITIZE_SLOW_TESTS)))
