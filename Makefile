@@ -175,7 +175,9 @@ SANITIZE_SLOW_TESTS := \
   SuctionScenes.MassesTwoCupsLiftSevenKilograms \
   PopupToy.SticksHoldsWhileAirLeaksInThenJumps \
   PopupToy.TheReleaseTimeDoesNotDependOnTheTimeStep \
-  PopupToy.AFinerCupTellsTheSameStory
+  PopupToy.AFinerCupTellsTheSameStory \
+  CurvedSurfaces.AConvexRidgeHoldsAConcaveTroughOfTheSameRadiusDoesNot \
+  CurvedSurfaces.TheCupLiftsALightObjectOffAConvexRidge
 _sanitize_empty :=
 _sanitize_space := $(_sanitize_empty) $(_sanitize_empty)
 SANITIZE_QUICK_FILTER := -$(subst $(_sanitize_space),:,$(strip $(SANITIZE_SLOW_TESTS)))

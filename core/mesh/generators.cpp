@@ -48,17 +48,26 @@ TetMesh make_box(const Vec3& size, int nx, int ny, int nz, const MeshLimits& lim
 SurfaceMesh make_curved_slab_surface(const Vec3& size, double radius, int resolution,
                                      const MeshLimits& limits) {
   if (!(size.minCoeff() > 0)) throw InputError("make_curved_slab_surface: size must be positive");
-  if (radius < 0) throw InputError("make_curved_slab_surface: radius must be >= 0 (0: flat)");
+  if (!std::isfinite(radius)) throw InputError("make_curved_slab_surface: radius must be finite");
   if (resolution < 2) throw InputError("make_curved_slab_surface: resolution must be >= 2");
-  check_mesh_limit(4.0 * resolution + 8.0, limits.max_triangles, "triangles", "max_triangles", "curved_slab");
-  const double half_w = radius > 0 ? std::min(0.5 * size.y(), 0.95 * radius) : 0.5 * size.y();
-  auto top = [&](double y) { return radius > 0 ? std::sqrt(radius * radius - y * y) - radius : 0.0; };
-  // the cross-section polygon in (y, z), counter-clockwise seen from +x: bottom-left,
-  // bottom-right, then the top arc from right to left
-  const double z_bottom = top(half_w) - size.z();
+  check_mesh_limit(8.0 * resolution + 8.0, limits.max_triangles, "triangles", "max_triangles", "curved_slab");
+  const bool concave = radius < 0;
+  const double r = std::abs(radius);
+  const double half_w = r > 0 ? std::min(0.5 * size.y(), 0.95 * r) : 0.5 * size.y();
+  // convex: apex line at z = 0, falling to the sides; concave: a trough, lowest line at z = 0
+  auto top = [&](double y) {
+    if (r == 0) return 0.0;
+    const double c = std::sqrt(r * r - y * y);
+    return concave ? r - c : c - r;
+  };
+  // the cross-section polygon in (y, z), counter-clockwise seen from +x: the bottom from left
+  // to right, then the top arc from right to left.  The convex section is a convex polygon
+  // (bottom corners only, end caps as fans); the concave one is not, so its bottom is sampled
+  // at the arc's y values and its end caps are vertical strips.
+  const double z_bottom = concave ? -size.z() : top(half_w) - size.z();
   std::vector<std::array<double, 2>> poly;
-  poly.push_back({-half_w, z_bottom});
-  poly.push_back({half_w, z_bottom});
+  const int n_bottom = concave ? resolution + 1 : 2;
+  for (int j = 0; j < n_bottom; ++j) poly.push_back({-half_w + 2.0 * half_w * j / (n_bottom - 1), z_bottom});
   for (int i = 0; i <= resolution; ++i) {
     const double y = half_w - 2.0 * half_w * i / resolution;
     poly.push_back({y, top(y)});
@@ -72,9 +81,20 @@ SurfaceMesh make_curved_slab_surface(const Vec3& size, double radius, int resolu
     m.triangles.push_back({i, j, n + j});
     m.triangles.push_back({i, n + j, n + i});
   }
-  for (int i = 1; i + 1 < n; ++i) {  // end caps (the polygon is convex): fans
-    m.triangles.push_back({0, i + 1, i});               // x = -lx/2, normal -x
-    m.triangles.push_back({n, n + i, n + i + 1});       // x = +lx/2, normal +x
+  if (!concave) {
+    for (int i = 1; i + 1 < n; ++i) {  // end caps (the polygon is convex): fans
+      m.triangles.push_back({0, i + 1, i});               // x = -lx/2, normal -x
+      m.triangles.push_back({n, n + i, n + i + 1});       // x = +lx/2, normal +x
+    }
+    return m;
+  }
+  for (int j = 0; j < resolution; ++j) {  // end caps: strip j between bottom j, j+1 and the arc above
+    const int b0 = j, b1 = j + 1;
+    const int t0 = n_bottom + (resolution - j), t1 = n_bottom + (resolution - j - 1);
+    m.triangles.push_back({b0, t1, b1});  // x = -lx/2, normal -x
+    m.triangles.push_back({b0, t0, t1});
+    m.triangles.push_back({n + b0, n + b1, n + t1});  // x = +lx/2, normal +x
+    m.triangles.push_back({n + b0, n + t1, n + t0});
   }
   return m;
 }

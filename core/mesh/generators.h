@@ -48,9 +48,10 @@ SurfaceMesh make_box_surface(const Vec3& size);
 SurfaceMesh make_box_surface(const Vec3& size, int nx, int ny, int nz, const MeshLimits& limits = {});
 SurfaceMesh make_cylinder_surface(double radius, double height, int resolution,
                                   const MeshLimits& limits = {});
-/// A slab whose top face is a convex cylinder segment of the given radius (axis along x, apex
-/// at z = 0), or flat (radius 0); size = (length along x, width along y, thickness below the
-/// lowest top point).  The width is capped at 1.9·radius.  Closed, outward triangles.
+/// A slab whose top face is a cylinder segment of radius |radius| (axis along x): convex for
+/// radius > 0 (apex line at z = 0), concave for radius < 0 (a trough, its lowest line at z = 0),
+/// flat for 0; size = (length along x, width along y, thickness below the lowest top point).
+/// The width is capped at 1.9·|radius|.  Closed, outward triangles.
 SurfaceMesh make_curved_slab_surface(const Vec3& size, double radius, int resolution,
                                      const MeshLimits& limits = {});
 SurfaceMesh make_sphere_surface(double radius, int resolution, const MeshLimits& limits = {});

@@ -113,7 +113,7 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
   } else if (*gen == "curved_slab") {
     ObjectView o(r, v, ptr, {"generator", "size", "radius", "resolution"});
     auto size = positive_vec3(r, o, "size");
-    const double radius = o.number("radius", 0.0, Bounds::non_negative());
+    const double radius = o.number("radius", 0.0);  // < 0: concave
     const int res = o.integer("resolution", 48, Bounds::at_least(2));
     if (r.issue_count() != issues_before || !size) return;
     if (fem) {

@@ -231,5 +231,35 @@ TEST(Generators, RefinedBoxSurfaceIsClosedOutwardAndOnTheBox) {
   EXPECT_THROW(make_box_surface(size, 0, 1, 1), InputError);
 }
 
+TEST(Generators, CurvedSlabsConvexAndConcaveAreClosedWithTheirPolygonVolume) {
+  // cross-section: the arc sampled at `res` chords over |y| <= w, and a flat bottom t below the
+  // lowest top point; volume = length × the polygon's area (chords, not the arc)
+  const double L = 0.08, W = 0.06, t = 0.01;
+  const int res = 24;
+  for (double radius : {0.05, 0.025, -0.05, -0.025, 0.0}) {
+    SCOPED_TRACE(radius);
+    const SurfaceMesh s = make_curved_slab_surface(Vec3(L, W, t), radius, res);
+    EXPECT_NO_THROW(validate_closed_surface(s, "slab"));
+    const double r = std::abs(radius);
+    const double w = r > 0 ? std::min(W / 2, 0.95 * r) : W / 2;
+    auto top = [&](double y) { return r == 0 ? 0.0 : radius > 0 ? std::sqrt(r * r - y * y) - r : r - std::sqrt(r * r - y * y); };
+    const double z_bottom = radius > 0 ? top(w) - t : -t;
+    double area = 0.0;  // trapezoids under each chord
+    for (int i = 0; i < res; ++i) {
+      const double y0 = -w + 2 * w * i / res, y1 = -w + 2 * w * (i + 1) / res;
+      area += (y1 - y0) * (0.5 * (top(y0) + top(y1)) - z_bottom);
+    }
+    EXPECT_NEAR(enclosed_volume(s), L * area, 1e-12 * L * area);
+    // the lowest top point is at z = 0 for concave slabs, the highest for convex ones
+    double zmax = -1, zmin = 1;
+    for (const Vec3& p : s.vertices) {
+      if (p.z() > z_bottom + 1e-12) zmin = std::min(zmin, p.z());
+      zmax = std::max(zmax, p.z());
+    }
+    if (radius > 0) EXPECT_NEAR(zmax, 0.0, 1e-15);
+    if (radius < 0) EXPECT_NEAR(zmin, 0.0, 1e-15);
+  }
+}
+
 }  // namespace
 }  // namespace suction

@@ -1,0 +1,92 @@
+#!/usr/bin/python3
+"""The paper's curved surfaces (scenes/curved_surfaces.json): the pull test's cup on convex and
+concave cylinder segments of several radii, pressed, held and pulled off a heavy object.  Prints,
+for each radius and sign, whether a seal formed, whether it still held when the pull began, and
+the peak pulling force; with --lift, also whether a light object (0.2 kg) is lifted.  Draws the
+pulling force against time, one line per run.
+
+    curved_surfaces.py [--suction build/native/native/suction] [--out build/curved_surfaces]
+                       [--figure docs/img/curved_surfaces.png] [--radii 100,50,31.5,25,20] [--lift]
+
+Needs matplotlib (Debian: python3-matplotlib).  Exits 1 if a run fails.
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PULL_START = 1.1  # s: press 0.8 s, hold 0.3 s (the scene's segments)
+
+
+def run(suction, sign, radius, mass, out):
+    cmd = [suction, "run", os.path.join(ROOT, "scenes", "curved_surfaces.json"), "-q", "--csv", out,
+           "--set", f"/parameters/sign={sign}", "--set", f"/parameters/R_mm={radius:g}",
+           "--set", f"/parameters/mass_kg={mass:g}"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        print(f"sign {sign} R {radius:g}: failed (exit {p.returncode}): {p.stderr.strip()[-400:]}", file=sys.stderr)
+        return None
+    return list(csv.DictReader(open(out)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--suction", default=os.path.join(ROOT, "build/native/native/suction"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "build/curved_surfaces"))
+    ap.add_argument("--figure", default=os.path.join(ROOT, "docs/img/curved_surfaces.png"))
+    ap.add_argument("--radii", default="100,50,31.5,25,20", help="radii [mm]")
+    ap.add_argument("--lift", action="store_true", help="also lift a 0.2 kg object on each")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    cases = [(1, 0.0)] + [(s, float(r)) for r in a.radii.split(",") for s in (1, -1)]
+    fig, ax = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
+    print("| surface | seal formed | held when the pull began | peak pull | lowest pressure |"
+          + (" 0.2 kg lifted |" if a.lift else ""))
+    print("|---|---|---|---|---|" + ("---|" if a.lift else ""))
+    failed = False
+    for sign, radius in cases:
+        name = "flat" if radius == 0 else f"{'convex' if sign > 0 else 'concave'} R = {radius:g} mm"
+        rows = run(a.suction, sign, radius, 10, os.path.join(a.out, f"s{sign}_R{radius:g}.csv"))
+        if rows is None:
+            failed = True
+            continue
+        t = [float(r["t"]) for r in rows]
+        cav = [int(r["cavities"]) for r in rows]
+        force = [float(r["hand_force"]) for r in rows]
+        pmin = min(float(r["pressure"]) for r in rows)
+        sealed = any(c > 0 for c in cav)
+        held = any(c > 0 for tt, c in zip(t, cav) if tt > PULL_START + 0.02)
+        peak = max(f for tt, f in zip(t, force) if tt > PULL_START)
+        line = f"| {name} | {'yes' if sealed else 'no'} | {'yes' if held else 'no'} | {peak:.2f} N | {pmin / 1e3:.1f} kPa |"
+        if a.lift:
+            light = run(a.suction, sign, radius, 0.2, os.path.join(a.out, f"s{sign}_R{radius:g}_lift.csv"))
+            lifted = light is not None and max(float(r["object_lift"]) for r in light) > 20
+            line += f" {'yes' if lifted else 'no'} |"
+        print(line)
+        (ax[0] if sign > 0 else ax[1]).plot(t, force, label=name)
+        if radius == 0:
+            ax[1].plot(t, force, label=name, color="0.5")
+    ax[0].set_title("convex (and flat)")
+    ax[1].set_title("concave (and flat)")
+    for x in ax:
+        x.set_xlabel("t [s] (press 0-0.8 s, hold, pull from 1.1 s)")
+        x.grid(alpha=0.3)
+        x.legend(fontsize=8)
+    ax[0].set_ylabel("pulling force on the handle [N]")
+    fig.suptitle("curved_surfaces: the pull test's cup on cylinder segments")
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(a.figure), exist_ok=True)
+    fig.savefig(a.figure, dpi=90)
+    print(f"figure: {os.path.relpath(a.figure, ROOT)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
