@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 """The paper's curved surfaces (scenes/curved_surfaces.json): the pull test's cup on convex and
 concave cylinder segments of several radii, pressed, held and pulled off a heavy object.  Prints,
-for each radius and sign, whether a seal formed, whether it still held when the pull began, and
+for each radius and sign, whether a seal formed, when it let go (the pull starts at 1.1 s), and
 the peak pulling force; with --lift, also whether a light object (0.2 kg) is lifted.  Draws the
 pulling force against time, one line per run.
 
     curved_surfaces.py [--suction build/native/native/suction] [--out build/curved_surfaces]
-                       [--figure docs/img/curved_surfaces.png] [--radii 100,50,31.5,25,20] [--lift]
+                       [--figure docs/img/curved_surfaces.png] [--radii 100,50,31.5,25,20] [--lift] [--reuse]
 
 Needs matplotlib (Debian: python3-matplotlib).  Exits 1 if a run fails.
 """
@@ -25,7 +25,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PULL_START = 1.1  # s: press 0.8 s, hold 0.3 s (the scene's segments)
 
 
-def run(suction, sign, radius, mass, out):
+def run(suction, sign, radius, mass, out, reuse=False):
+    if reuse and os.path.exists(out):
+        return list(csv.DictReader(open(out)))
     cmd = [suction, "run", os.path.join(ROOT, "scenes", "curved_surfaces.json"), "-q", "--csv", out,
            "--set", f"/parameters/sign={sign}", "--set", f"/parameters/R_mm={radius:g}",
            "--set", f"/parameters/mass_kg={mass:g}"]
@@ -43,17 +45,18 @@ def main():
     ap.add_argument("--figure", default=os.path.join(ROOT, "docs/img/curved_surfaces.png"))
     ap.add_argument("--radii", default="100,50,31.5,25,20", help="radii [mm]")
     ap.add_argument("--lift", action="store_true", help="also lift a 0.2 kg object on each")
+    ap.add_argument("--reuse", action="store_true", help="read the CSVs of an earlier run in --out instead of running")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cases = [(1, 0.0)] + [(s, float(r)) for r in a.radii.split(",") for s in (1, -1)]
     fig, ax = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
-    print("| surface | seal formed | held when the pull began | peak pull | lowest pressure |"
+    print("| surface | seal formed | let go at | peak pull | lowest pressure |"
           + (" 0.2 kg lifted |" if a.lift else ""))
     print("|---|---|---|---|---|" + ("---|" if a.lift else ""))
     failed = False
     for sign, radius in cases:
         name = "flat" if radius == 0 else f"{'convex' if sign > 0 else 'concave'} R = {radius:g} mm"
-        rows = run(a.suction, sign, radius, 10, os.path.join(a.out, f"s{sign}_R{radius:g}.csv"))
+        rows = run(a.suction, sign, radius, 10, os.path.join(a.out, f"s{sign}_R{radius:g}.csv"), a.reuse)
         if rows is None:
             failed = True
             continue
@@ -62,11 +65,14 @@ def main():
         force = [float(r["hand_force"]) for r in rows]
         pmin = min(float(r["pressure"]) for r in rows)
         sealed = any(c > 0 for c in cav)
-        held = any(c > 0 for tt, c in zip(t, cav) if tt > PULL_START + 0.02)
+        first = next((i for i, c in enumerate(cav) if c > 0), None)
+        last = max((i for i, c in enumerate(cav) if c > 0), default=None)  # the final release
+        let_go = t[last + 1] if last is not None and last + 1 < len(t) else None
         peak = max(f for tt, f in zip(t, force) if tt > PULL_START)
-        line = f"| {name} | {'yes' if sealed else 'no'} | {'yes' if held else 'no'} | {peak:.2f} N | {pmin / 1e3:.1f} kPa |"
+        when = "no seal" if first is None else "held to the end" if let_go is None else f"{let_go:.2f} s"
+        line = f"| {name} | {'yes' if sealed else 'no'} | {when} | {peak:.2f} N | {pmin / 1e3:.1f} kPa |"
         if a.lift:
-            light = run(a.suction, sign, radius, 0.2, os.path.join(a.out, f"s{sign}_R{radius:g}_lift.csv"))
+            light = run(a.suction, sign, radius, 0.2, os.path.join(a.out, f"s{sign}_R{radius:g}_lift.csv"), a.reuse)
             lifted = light is not None and max(float(r["object_lift"]) for r in light) > 20
             line += f" {'yes' if lifted else 'no'} |"
         print(line)
