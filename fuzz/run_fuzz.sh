@@ -28,13 +28,19 @@ timeout_s() { case $1 in scene) echo 20 ;; *) echo 5 ;; esac; }
 export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:print_stacktrace=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
+# the artifacts that are findings; libFuzzer also writes slow-unit-* (an input that took more
+# than 10 s, -report_slow_units): listed, not a finding (-timeout decides what is a hang)
+count_findings() { ls "$1" | grep -cE '^(crash|leak|timeout|oom)-'; }
+count_slow() { ls "$1" | grep -c '^slow-unit-'; }
+
 status=0
 printf '%-11s %10s %8s %8s %9s  %s\n' target executions "exec/s" corpus findings "log"
 for t in "${targets[@]}"; do
   bin=$build/fuzz/fuzz_$t
   if [[ ! -x "$bin" ]]; then echo "run_fuzz: $bin missing (make sanitize)" >&2; status=1; continue; fi
   mkdir -p "$artifacts/$t" "$corpus/$t"
-  before=$(ls "$artifacts/$t" | wc -l)
+  before=$(count_findings "$artifacts/$t")
+  slow_before=$(count_slow "$artifacts/$t")
   log=$logs/$t.log
   dict=()
   [[ -f "$root/fuzz/$t.dict" ]] && dict=(-dict="$root/fuzz/$t.dict")
@@ -42,7 +48,8 @@ for t in "${targets[@]}"; do
     -timeout="$(timeout_s "$t")" -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$artifacts/$t/" "${dict[@]}" "${extra[@]}" > "$log" 2>&1
   rc=$?
-  after=$(ls "$artifacts/$t" | wc -l)
+  after=$(count_findings "$artifacts/$t")
+  slow=$(( $(count_slow "$artifacts/$t") - slow_before ))
   execs=$(grep -ho 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   rate=$(grep -ho 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   if [[ -z "$execs" ]]; then  # -fork=N prints no final stats: take its last status line
@@ -53,10 +60,11 @@ for t in "${targets[@]}"; do
   size=$(ls "$corpus/$t" | wc -l)
   found=$((after - before))
   printf '%-11s %10s %8s %8s %9s  %s\n' "$t" "${execs:-?}" "${rate:-?}" "$size" "$found" "$log"
+  if [[ $slow -gt 0 ]]; then echo "  fuzz_$t: $slow slow input(s) (over 10 s; not findings): $artifacts/$t/slow-unit-*"; fi
   if [[ $rc -ne 0 || $found -gt 0 ]]; then
     status=1
     echo "  fuzz_$t: exit $rc, new artifacts in $artifacts/$t/:" >&2
-    ls -t "$artifacts/$t" | head -n "$((found > 0 ? found : 1))" | sed 's/^/    /' >&2
+    ls -t "$artifacts/$t" | grep -E '^(crash|leak|timeout|oom)-' | head -n "$((found > 0 ? found : 1))" | sed 's/^/    /' >&2
     grep -m3 -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|FINDING|SUMMARY' "$log" | sed 's/^/    /' >&2
   fi
 done
