@@ -20,9 +20,9 @@ struct SpringGeometry {
 };
 SpringGeometry spring_geometry(const Model& model, const State& state, int k);
 
-/// The unit axis of ends a distance `length` apart along delta, or `fallback` when they are too
-/// close to give one (1e-12 of the rest length, or of a millimetre for zero-length springs).
-Vec3 spring_axis_of(const Spring& spring, const Vec3& delta, double length, const Vec3& fallback);
+/// World position of a spring end at t = 0: FEM ends at the rest nodes, rigid ends at the
+/// body's initial pose (what the scene loader measures rest lengths on) [m].
+Vec3 spring_end_initial_position(const Model& model, const SpringEnd& end);
 
 /// What the spring_force probe reports of spring k's last row forces (State::spring_force):
 /// the tension (positive when the spring pulls its ends together) for an axial spring, the

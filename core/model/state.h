@@ -35,8 +35,9 @@ struct State {
   std::vector<std::array<std::uint64_t, 3>> sealing_contacts;
   /// per driver: a user offset added to its displacement (interactive dragging) [m]
   std::vector<Vec3> driver_offset;
-  /// per spring: its row forces of the last step (1 or 3, Spring::rows()) [N], the next step's
-  /// warm start, and its axis: the unit vector from end b to end a where they last were apart
+  /// per spring: its row forces of the last step (1 or 3, Spring::rows()) [N], for the probes
+  /// (the solver eliminates the soft rows exactly: no warm start), and its axis: the unit
+  /// vector from end b to end a where they last were apart
   std::vector<Vec3> spring_force;
   std::vector<Vec3> spring_axis;
 };

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "model/springs.h"
 #include "scene/scene.h"
 #include "scene/scene_build.h"
 
@@ -463,16 +464,7 @@ void read_spring(SceneBuild& b, const Json& v, const std::string& ptr, std::vect
                            "': a spring inside one rigid body exerts no net force");
     return;
   }
-  // ends at t = 0: the bodies' initial placements (fem: rest nodes)
-  auto initial = [&](const SpringEnd& e) {
-    if (e.body.type == BodyType::Fem) {
-      Vec3 p = Vec3::Zero();
-      for (size_t i = 0; i < e.nodes.size(); ++i) p += e.weights[i] * b.model.fem[e.body.index].rest.nodes[e.nodes[i]];
-      return p;
-    }
-    const RigidBody& rb = b.model.rigid[e.body.index];
-    return Vec3(rb.initial_position + rb.initial_orientation * e.local);
-  };
+  auto initial = [&](const SpringEnd& e) { return spring_end_initial_position(b.model, e); };
   // a zero-length spring attaches: a rigid end given without a point sits where the other end
   // starts (when the other end has a point or is a node set), so the attachment starts unstressed
   if (has_rest && rest == 0.0) {

@@ -44,11 +44,11 @@ struct SoftRow {
 /// Contacts, cavities and soft rows together (paper Algorithm 2): the soft rows, linear
 /// equalities, are eliminated exactly (their Schur complement); on the reduced rows each
 /// iteration sweeps the contact blocks, then solves each cavity's quadratic with the current
-/// forces (Gauss-Seidel); the soft forces follow from the others.  lambda: rows 3k..3k+2 contact forces [N], row 3·nc + k the pressure
-/// difference P − P_atm of cavity k [Pa], then the soft rows' forces [N] (ConstraintLayout;
-/// warm start in, solution out).  The residual is the larger of the forces' (largest force
-/// change / largest force, contacts and soft rows) and the cavities' (largest pressure change
-/// / P_atm).
+/// forces (Gauss-Seidel); the soft forces follow from the others.  lambda: rows 3k..3k+2
+/// contact forces [N], row 3·nc + k the pressure difference P − P_atm of cavity k [Pa], then
+/// the soft rows' forces [N] (ConstraintLayout).  Contacts and cavities warm-start from lambda;
+/// the soft rows' entries are only written.  The residual is the larger of the contacts'
+/// (largest force change / largest force) and the cavities' (largest pressure change / P_atm).
 PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
                     const std::vector<double>& mu, std::vector<CavityRow>& cavities,
                     const std::vector<SoftRow>& soft, double h, int max_iterations, double tolerance,

@@ -41,9 +41,6 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
     row.pressure = c.pressure;
     work.lambda[layout.cavity_row(k)] = c.pressure - row.p_atm;  // warm start
   }
-  // springs: last step's row forces
-  for (int k = 0, row = layout.spring_row(0); k < static_cast<int>(model.springs.size()); ++k)
-    for (int j = 0; j < model.springs[k].rows(); ++j) work.lambda[row++] = state.spring_force[k][j];
   std::vector<double> gap(nc);
   for (int k = 0; k < nc; ++k) gap[k] = work.contacts[k].gap;
   const PgsResult r = solve_pgs(work.W, work.u_free, gap, work.contact_mu, cavities, work.soft_rows, model.settings.dt,
