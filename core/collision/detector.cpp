@@ -30,9 +30,16 @@
 //   it.  Crossing a flat diagonal would add one-sided, asymmetric contacts, and with several
 //   coplanar contacts the load split is indeterminate: PGS then picks an asymmetric one whose
 //   friction torque spins a sliding block.
+// - self-contact (bodies with enable_self_contact): the vertices of a body against its own
+//   triangles by the same vertex–triangle rule, skipping every triangle whose rest-shape
+//   distance to the vertex is below the exclusion distance (its own triangles, its
+//   neighbourhood, and the far side of a wall thinner than that); the nearest of the others
+//   decides.  The exclusion must exceed the reach, or a vertex would see the other side of a
+//   wall thinner than the reach as a penetration.  No edge–edge contacts within a body.
 // - order: per pair (i < j): vertices of i on triangles of j by vertex index, then vertices of
 //   j on triangles of i, then edge–edge by (edge of i, edge of j), edges numbered in their
-//   sorted (lo, hi) order: nothing depends on the BVH.
+//   sorted (lo, hi) order; then each self-contact body's vertices by index: nothing depends on
+//   the BVH.
 #include "collision/detector.h"
 
 #include <algorithm>
@@ -47,7 +54,7 @@
 namespace suction {
 namespace {
 
-constexpr std::uint64_t kVertexTriangle = 1, kEdgeEdge = 2;
+constexpr std::uint64_t kVertexTriangle = 1, kEdgeEdge = 2, kSelf = 3;
 constexpr double kEdgeParamMargin = 1e-4;  // edge–edge points this close to an end are vertices'
 constexpr double kMaxPenetrationAlarms = 3.0;  // vertex–triangle: deepest accepted d, in alarms
 constexpr double kSharpEdgeCos = 0.9848;      // cos 10°: edges bending less are not features
@@ -83,6 +90,14 @@ struct ContactDetector::Impl {
     TriangleBvh face_bvh, edge_bvh;              // edges stored as {a, b, b}
     std::vector<Vec3> face_normals;              // per step: unit outward normals
     std::vector<std::uint32_t> vt_stamp;         // per vertex: pair stamp of its last v–t contact
+    // self-contact: per vertex, the triangles it never touches (sorted), in CSR form
+    bool self_contact = false;
+    std::vector<int> self_excluded_begin, self_excluded;
+    bool self_excluded_pair(int v, int t) const {
+      const auto first = self_excluded.begin() + self_excluded_begin[v];
+      const auto last = self_excluded.begin() + self_excluded_begin[v + 1];
+      return std::binary_search(first, last, t);
+    }
   };
   std::vector<Body> bodies;
   std::set<std::pair<int, int>> excluded;
@@ -93,6 +108,7 @@ struct ContactDetector::Impl {
   void build(const std::vector<Points>& positions);
   void vertex_triangle(int ia, int ib, const std::vector<Points>& x, const CollisionSettings& s,
                        std::vector<Contact>& out);
+
   void edge_edge(int ia, int ib, const std::vector<Points>& x, const CollisionSettings& s,
                  std::vector<Contact>& out);
   static double max_penetration(const CollisionSettings& s) {
@@ -114,6 +130,10 @@ struct ContactDetector::Impl {
     return len > 0.0 ? Vec3(n / len) : Vec3::Zero();
   }
 };
+
+double detection_reach(const CollisionSettings& s) {
+  return std::max(s.contact_distance + s.alarm_distance, kMaxPenetrationAlarms * s.alarm_distance);
+}
 
 ContactDetector::ContactDetector() : impl_(std::make_unique<Impl>()) {}
 ContactDetector::~ContactDetector() = default;
@@ -168,6 +188,40 @@ void ContactDetector::exclude_pair(int i, int j) {
   impl_->excluded.insert({std::min(i, j), std::max(i, j)});
 }
 
+void ContactDetector::enable_self_contact(int body, const Points& rest, double exclusion) {
+  if (body < 0 || body >= static_cast<int>(impl_->bodies.size()))
+    throw InputError("ContactDetector::enable_self_contact: no body " + std::to_string(body));
+  Impl::Body& b = impl_->bodies[body];
+  if (static_cast<int>(rest.size()) < b.min_positions)
+    throw InputError("ContactDetector::enable_self_contact: body " + std::to_string(body) + " has " +
+                     std::to_string(rest.size()) + " rest positions, its triangles use " +
+                     std::to_string(b.min_positions));
+  if (!(exclusion > 0.0))
+    throw InputError("ContactDetector::enable_self_contact: the exclusion distance must be positive");
+  TriangleBvh bvh;
+  bvh.build(b.triangles, rest);
+  const int nv = b.min_positions;
+  b.self_excluded_begin.assign(nv + 1, 0);
+  b.self_excluded.clear();
+  std::vector<int> near;
+  for (int v = 0; v < nv; ++v) {
+    b.self_excluded_begin[v] = static_cast<int>(b.self_excluded.size());
+    if (!std::binary_search(b.vertices.begin(), b.vertices.end(), v)) continue;
+    near.clear();
+    const Vec3& p = rest[v];
+    bvh.query(Aabb::around(p, exclusion), [&](int t) {
+      const Tri& tri = b.triangles[t];
+      if (tri[0] == v || tri[1] == v || tri[2] == v ||
+          (closest_point_on_triangle(p, rest[tri[0]], rest[tri[1]], rest[tri[2]]).point - p).norm() < exclusion)
+        near.push_back(t);
+    });
+    std::sort(near.begin(), near.end());
+    b.self_excluded.insert(b.self_excluded.end(), near.begin(), near.end());
+  }
+  b.self_excluded_begin[nv] = static_cast<int>(b.self_excluded.size());
+  b.self_contact = true;
+}
+
 void ContactDetector::Impl::build(const std::vector<Points>& positions) {
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     Body& b = bodies[i];
@@ -189,7 +243,8 @@ void ContactDetector::Impl::vertex_triangle(int ia, int ib, const std::vector<Po
   const Points& xa = x[ia];
   const Points& xb = x[ib];
   const double max_pen = max_penetration(s);
-  const double reach = std::max(s.contact_distance + s.alarm_distance, max_pen);
+  const double reach = detection_reach(s);
+  const bool self = ia == ib;
   const Aabb b_box = B.face_bvh.bounds();
   const double lateral_tol = 1e-10 * (b_box.hi - b_box.lo).norm();
   for (int v : A.vertices) {
@@ -201,6 +256,7 @@ void ContactDetector::Impl::vertex_triangle(int ia, int ib, const std::vector<Po
     Vec3 best_n, best_q;
     std::array<double, 3> best_w{};
     B.face_bvh.query(query, [&](int t) {
+      if (self && B.self_excluded_pair(v, t)) return;  // near v at rest: never a contact
       const Tri& tri = B.triangles[t];
       const Vec3& n = B.face_normals[t];
       if (n.isZero()) return;  // zero-area triangle
@@ -250,7 +306,7 @@ void ContactDetector::Impl::vertex_triangle(int ia, int ib, const std::vector<Po
     c.point_a = p;
     c.point_b = best_q;
     c.gap = best_d - s.contact_distance;
-    c.key = contact_key(ia, ib, kVertexTriangle, v, best_t);
+    c.key = contact_key(ia, ib, self ? kSelf : kVertexTriangle, v, best_t);
     A.vt_stamp[v] = stamp;
   }
 }
@@ -329,12 +385,12 @@ const std::vector<Contact>& ContactDetector::detect(const std::vector<Points>& p
   // refit and normals of bodies that take part in some pair
   const int n = static_cast<int>(m.bodies.size());
   const auto tested = [&](int i, int j) {
+    if (i == j) return m.bodies[i].self_contact && m.bodies[i].movable;
     return (m.bodies[i].movable || m.bodies[j].movable) && !m.excluded.count({i, j});
   };
   for (int i = 0; i < n; ++i) {
     bool used = false;
-    for (int j = 0; j < n && !used; ++j)
-      if (j != i) used = tested(std::min(i, j), std::max(i, j));
+    for (int j = 0; j < n && !used; ++j) used = tested(std::min(i, j), std::max(i, j));
     if (!used) continue;
     Impl::Body& b = m.bodies[i];
     b.face_bvh.refit(positions[i]);
@@ -358,6 +414,8 @@ const std::vector<Contact>& ContactDetector::detect(const std::vector<Points>& p
       m.vertex_triangle(j, i, positions, settings, contacts_);
       m.edge_edge(i, j, positions, settings, contacts_);
     }
+  for (int i = 0; i < n; ++i)
+    if (tested(i, i)) m.vertex_triangle(i, i, positions, settings, contacts_);
   return contacts_;
 }
 

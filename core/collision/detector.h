@@ -10,6 +10,10 @@ namespace suction {
 
 class TriangleBvh;
 
+/// How far from a vertex the detector looks for a triangle: max(alarm + contact distance,
+/// the deepest penetration it accepts, 3 × alarm).
+double detection_reach(const CollisionSettings& settings);
+
 class ContactDetector {
  public:
   ContactDetector();
@@ -26,9 +30,16 @@ class ContactDetector {
   /// exclude_pair(i, j) removes a pair (e.g. a kinematic body and a fixed one).
   void exclude_pair(int i, int j);
 
+  /// Turns on self-contact of body `body` (an FEM surface that may fold onto itself): its
+  /// vertices are also tested against its own triangles, except the pairs whose rest-shape
+  /// distance is below `exclusion` (a vertex and the triangles around it, and the two sides of
+  /// a wall thinner than that).  rest: the body's surface vertices at rest.  Only
+  /// vertex–triangle contacts are made (no edge–edge within one body).
+  void enable_self_contact(int body, const Points& rest, double exclusion);
+
   /// Finds the contacts at the given world positions of every body's surface vertices
-  /// (positions[i]: #vertices_i×3).  Deterministic order.  Each contact has a.body < b.body
-  /// or is oriented so that normal points from b to a.
+  /// (positions[i]: #vertices_i×3).  Deterministic order: the pairs (i < j) first, then the
+  /// self-contacts of each body (a.body == b.body).  The normal points from b to a.
   const std::vector<Contact>& detect(const std::vector<Points>& positions,
                                      const CollisionSettings& settings);
 

@@ -39,6 +39,9 @@ struct FemBody {
   /// per node: kNodeFree, kNodeFixed, or k >= 0: follows driver k (position/velocity driver)
   std::vector<int> node_constraint;
   Vec3 initial_velocity = Vec3::Zero();  // [m/s]
+  /// contacts of the surface with itself (a cup whose skirt folds onto its lip), off by default:
+  /// the collision detector then also tests the body's vertices against its own triangles
+  bool self_contact = false;
 };
 
 struct FemBodyState {

@@ -134,6 +134,11 @@ struct ContactSettings {
   /// a contact deeper than this share of the smallest extent of the body it enters is warned about
   /// (sim/watchdog.h); 0 turns the warning off
   double penetration_warning = 0.75;
+  /// self-contact (FEM bodies with "self_contact"): a vertex and a triangle of one body closer
+  /// than this at rest never touch [m]; 0: 1.5 × the detector's reach (detection_reach:
+  /// max(alarm + contact distance, 3 × alarm)), so that the two sides of a wall are never
+  /// taken for a contact
+  double self_contact_exclusion = 0.0;
 };
 
 /// Trapped air (docs/method.md §6 and §9).

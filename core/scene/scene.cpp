@@ -195,12 +195,14 @@ void read_contact_settings(SceneBuild& b, const Json& settings) {
   if (!v) return;
   ContactSettings& c = b.model.settings.contact;
   ObjectView o(r, *v, "/settings/contact",
-               {"alarm_distance", "contact_distance", "friction_pairs", "penetration_warning"},
+               {"alarm_distance", "contact_distance", "friction_pairs", "penetration_warning",
+                "self_contact_exclusion"},
                "a contact settings object");
   if (!o.valid()) return;
   c.penetration_warning = o.number("penetration_warning", c.penetration_warning, Bounds::non_negative());
   c.collision.alarm_distance = o.number("alarm_distance", c.collision.alarm_distance, Bounds::positive());
   c.collision.contact_distance = o.number("contact_distance", c.collision.contact_distance, Bounds::non_negative());
+  c.self_contact_exclusion = o.number("self_contact_exclusion", c.self_contact_exclusion, Bounds::non_negative());
   const Json* pairs = o.find("friction_pairs");
   if (!pairs || !expect_array(r, *pairs, o.at("friction_pairs"), "an array of {\"materials\": [a, b], \"friction\": mu}"))
     return;

@@ -43,7 +43,7 @@ std::vector<std::string> body_keys(const std::string& type) {
   if (any || type == "fem" || type == "rigid") keys.push_back("velocity");
   if (any || type == "rigid") keys.push_back("angular_velocity");
   if (any || type != "fem") keys.insert(keys.end(), {"density", "mass"});
-  if (any || type == "fem") keys.insert(keys.end(), {"node_sets", "fixed_nodes"});
+  if (any || type == "fem") keys.insert(keys.end(), {"node_sets", "fixed_nodes", "self_contact"});
   return keys;
 }
 
@@ -389,6 +389,7 @@ void read_body(SceneBuild& b, const Json& v, const std::string& ptr) {
   double density = o.number("density", material >= 0 ? b.model.materials[material].density : 1000.0,
                             Bounds::positive());
   double mass = o.optional_number("mass", Bounds::positive()).value_or(0.0);
+  const bool self_contact = fem && o.boolean("self_contact", false);
 
   BodyMesh mesh;
   if (const Json* m = o.require("mesh"); m && type) mesh = read_mesh(b, *m, o.at("mesh"), fem);
@@ -403,6 +404,7 @@ void read_body(SceneBuild& b, const Json& v, const std::string& ptr) {
       if (check_coordinates(r, mesh.tets.nodes, o.at("mesh"))) try {
         body = make_fem_body(*name, std::move(mesh.tets), material, b.model.materials[material]);
         body.initial_velocity = velocity;
+        body.self_contact = self_contact;
         built = true;
       } catch (const std::exception& e) {
         r.issue(o.at("mesh"), e.what());

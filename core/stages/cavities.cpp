@@ -48,7 +48,7 @@ std::map<PairKey, std::vector<std::uint64_t>> sealing_contacts_by_pair(const Mod
   std::map<PairKey, std::vector<std::uint64_t>> by_pair;
   const double d = model.settings.cavity.sealing_distance;
   for (const Contact& c : work.seal_contacts) {
-    if (c.gap > d) continue;
+    if (c.gap > d || c.a.body == c.b.body) continue;  // a body touching itself seals nothing
     const PairKey k{std::min(c.a.body, c.b.body), std::max(c.a.body, c.b.body)};
     by_pair[k].push_back(c.key);
   }

@@ -23,6 +23,19 @@ void init_collision(const Model& model, Workspace& work) {
     for (int j = i + 1; j < n; ++j)
       if (!slot_has_dofs(model, i) && !slot_has_dofs(model, j))
         work.detector.exclude_pair(i, j);
+  // self-contact of the FEM bodies that ask for it, pairs close at rest excluded
+  const ContactSettings& contact = model.settings.contact;
+  const double exclusion = contact.self_contact_exclusion > 0.0
+                               ? contact.self_contact_exclusion
+                               : 1.5 * detection_reach(contact.collision);
+  for (int s = 0; s < n; ++s) {
+    const BodyRef b = slots.body(s);
+    if (b.type != BodyType::Fem || !model.fem[b.index].self_contact) continue;
+    const FemBody& body = model.fem[b.index];
+    Points rest(body.boundary.node_of_vertex.size());
+    for (size_t v = 0; v < rest.size(); ++v) rest[v] = body.rest.nodes[body.boundary.node_of_vertex[v]];
+    work.detector.enable_self_contact(s, rest, exclusion);
+  }
   work.collision_points.resize(n);
 }
 

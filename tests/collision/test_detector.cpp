@@ -299,5 +299,70 @@ TEST(Detector, RejectsMismatchedPositions) {
   EXPECT_THROW(d.detect({Points(3), ground().vertices}, s), InputError);
 }
 
+// A thin strip (40 × 10 × 2 mm, centred) folded in two by a half turn about the line
+// x = 0, z = 1 mm + gap/2 (parallel to y): the half x > 0 lies upside down on the half x < 0,
+// its former top face `gap` above the other half's top face.
+Points folded_strip(const SurfaceMesh& strip, double gap) {
+  Points x = strip.vertices;
+  for (Vec3& p : x)
+    if (p.x() > 1e-12) p = Vec3(-p.x(), p.y(), 0.002 + gap - p.z());
+  return x;
+}
+
+TEST(Detector, SelfContactOfAFoldedStripHasTheGapOfItsTwoHalves) {
+  const SurfaceMesh strip = make_box_surface(Vec3(0.04, 0.01, 0.002), 20, 5, 1);
+  CollisionSettings s;  // alarm 1 mm: reach 3 mm, more than the 2 mm thickness
+  const double exclusion = 1.5 * detection_reach(s);
+  ContactDetector d;
+  d.set_bodies({strip.triangles}, {true});
+  // without self-contact a body never touches itself
+  EXPECT_TRUE(d.detect({folded_strip(strip, 5e-4)}, s).empty());
+  d.enable_self_contact(0, strip.vertices, exclusion);
+  // at rest: nothing, although the two faces are 2 mm apart, within reach
+  EXPECT_TRUE(d.detect({strip.vertices}, s).empty());
+  for (double gap : {5e-4, -5e-4}) {  // apart, and the halves 0.5 mm into each other
+    const Points x = folded_strip(strip, gap);
+    const auto& c = d.detect({x}, s);
+    std::vector<int> touched(strip.vertices.size(), 0);
+    for (const Contact& k : c) {
+      EXPECT_EQ(k.a.body, 0);
+      EXPECT_EQ(k.b.body, 0);
+      ASSERT_EQ(k.a.count, 1);
+      ++touched[k.a.vertex[0]];
+      const Vec3& rest = strip.vertices[k.a.vertex[0]];
+      // near the fold any shape; on the sides and the far end, inside the other half, a side
+      // face is as near as the facing one
+      if (std::abs(rest.x()) < exclusion + 2e-3 || std::abs(rest.x()) > 0.019 ||
+          std::abs(rest.y()) > 0.004)
+        continue;
+      EXPECT_NEAR(k.gap, gap, 1e-12);
+      EXPECT_NEAR(std::abs(k.normal.z()), 1.0, 1e-12);
+      EXPECT_NEAR(k.normal.dot(k.point_a - k.point_b), gap, 1e-12);
+      EXPECT_EQ(k.normal.z() < 0, rest.x() < 0);  // the lower half is pushed down
+    }
+    // every vertex of the two facing faces, away from the fold, touches exactly once
+    for (std::size_t v = 0; v < strip.vertices.size(); ++v) {
+      const Vec3& rest = strip.vertices[v];
+      if (std::abs(rest.x()) < exclusion + 2e-3) continue;
+      EXPECT_EQ(touched[v], rest.z() > 0 ? 1 : 0) << "vertex " << v << " at rest x " << rest.x();
+    }
+  }
+}
+
+TEST(Detector, SelfContactExclusionBelowTheReachSeesTheOtherSideOfAWall) {
+  // why the exclusion must exceed the reach: with 1 mm, a vertex of the 2 mm strip sees the
+  // triangles of the opposite face 2 mm behind it, within 3 alarms, as a penetration
+  const SurfaceMesh strip = make_box_surface(Vec3(0.04, 0.01, 0.002), 20, 5, 1);
+  CollisionSettings s;
+  ContactDetector d;
+  d.set_bodies({strip.triangles}, {true});
+  d.enable_self_contact(0, strip.vertices, 1e-3);
+  const auto& c = d.detect({strip.vertices}, s);
+  ASSERT_FALSE(c.empty());
+  for (const Contact& k : c) EXPECT_NEAR(k.gap, -0.002, 1e-12);
+  EXPECT_THROW(d.enable_self_contact(0, strip.vertices, 0.0), InputError);
+  EXPECT_THROW(d.enable_self_contact(1, strip.vertices, 1e-3), InputError);
+}
+
 }  // namespace
 }  // namespace suction
