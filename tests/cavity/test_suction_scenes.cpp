@@ -165,7 +165,7 @@ TEST(SuctionScenes, PullTestPeakForceIsBoundedByAtmosphericPressure) {
 // the wrong area or the seal is lost while the suction still holds.  A seal judged on the
 // free-motion shape broke while the lip carried half of the suction (9.6 N of pull for 18.1 N).
 void expect_detachment_balances(const std::string& scene, const std::vector<std::string>& sets, const char* label,
-                                const std::string& force_probe) {
+                                const std::string& force_probe, double tolerance = 0.02) {
   Simulation sim(load(scene, sets));
   double cup_mass = 0.0;
   for (double m : sim.model().fem[0].node_mass) cup_mass += m;
@@ -195,8 +195,8 @@ void expect_detachment_balances(const std::string& scene, const std::vector<std:
   const double expected = last_hold + weight - last_contact;
   std::printf("%s: last sealed step t = %.2f s: pull %.2f N = (P_atm - P)A %.2f N + weight %.3f N - contact "
               "%.2f N = %.2f N\n", label, last_t, last_pull, last_hold, weight, last_contact, expected);
-  // measured to 0.1 % (the issue asks for 10 %): the solver and the geometry agree
-  EXPECT_NEAR(last_pull, expected, 0.02 * expected) << label << ": at detachment the pull balances the suction";
+  // flat: measured to 0.5–1.5 % (the issue asks for 10 %): the solver and the geometry agree
+  EXPECT_NEAR(last_pull, expected, tolerance * expected) << label << ": at detachment the pull balances the suction";
   EXPECT_GT(last_pull, 0.5 * (last_hold + weight)) << label << ": the seal holds until the pull carries most of the suction";
 }
 
@@ -210,8 +210,12 @@ TEST(SuctionScenes, PullTestBalanceAtDetachmentAfterTheDefaultPress) {
   expect_detachment_balances("pull_test.json", {}, "flat, 10 N press", "pull_force");
 }
 
+// On the cylinder the area A measured on the cavity's geometry jitters by ±2 % from step to step
+// at a steady pressure (the sealing ring follows the lip contacts across the curved surface),
+// while the pull is smooth: measured 3.0 % at the last sealed step (14.5 mm cup), so 5 % here.
 TEST(SuctionScenes, PullTestBalanceAtDetachmentOnACylinder) {
-  expect_detachment_balances("pull_test.json", {"/parameters/R_mm=31.5"}, "R = 31.5 mm, 10 N press", "pull_force");
+  expect_detachment_balances("pull_test.json", {"/parameters/R_mm=31.5"}, "R = 31.5 mm, 10 N press", "pull_force",
+                             0.05);
 }
 
 // The cup lifts the 100 g jelly cube by suction (issue 10): the cube hangs under the cup, the
