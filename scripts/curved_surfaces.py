@@ -11,9 +11,7 @@ pulling force against time, one line per run.
 Needs matplotlib (Debian: python3-matplotlib).  Exits 1 if a run fails.
 """
 import argparse
-import csv
 import os
-import subprocess
 import sys
 
 import matplotlib
@@ -21,26 +19,19 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from suction_cli import DEFAULT_CLI, ROOT, run_scene  # noqa: E402
 PULL_START = 1.1  # s: press 0.8 s, hold 0.3 s (the scene's segments)
 
 
 def run(suction, sign, radius, mass, out, reuse=False):
-    if reuse and os.path.exists(out):
-        return list(csv.DictReader(open(out)))
-    cmd = [suction, "run", os.path.join(ROOT, "scenes", "curved_surfaces.json"), "-q", "--csv", out,
-           "--set", f"/parameters/sign={sign}", "--set", f"/parameters/R_mm={radius:g}",
-           "--set", f"/parameters/mass_kg={mass:g}"]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        print(f"sign {sign} R {radius:g}: failed (exit {p.returncode}): {p.stderr.strip()[-400:]}", file=sys.stderr)
-        return None
-    return list(csv.DictReader(open(out)))
+    return run_scene(suction, "curved_surfaces.json", out,
+                     [f"/parameters/sign={sign}", f"/parameters/R_mm={radius:g}", f"/parameters/mass_kg={mass:g}"],
+                     f"sign {sign} R {radius:g}", reuse)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--suction", default=os.path.join(ROOT, "build/native/native/suction"))
+    ap.add_argument("--suction", default=DEFAULT_CLI)
     ap.add_argument("--out", default=os.path.join(ROOT, "build/curved_surfaces"))
     ap.add_argument("--figure", default=os.path.join(ROOT, "docs/img/curved_surfaces.png"))
     ap.add_argument("--radii", default="100,50,31.5,25,20", help="radii [mm]")

@@ -10,9 +10,7 @@ weights) and draws hand force, cavity pressure and cube height against time, one
 Needs matplotlib (Debian: python3-matplotlib).  Exits 1 if a run fails.
 """
 import argparse
-import csv
 import os
-import subprocess
 import sys
 
 import matplotlib
@@ -20,23 +18,17 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from suction_cli import DEFAULT_CLI, ROOT, run_scene  # noqa: E402
 G = 9.81
 
 
 def run(suction, scene, mass, out):
-    cmd = [suction, "run", os.path.join(ROOT, "scenes", scene), "-q", "--csv", out,
-           "--set", f"/parameters/mass_kg={mass:g}"]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        print(f"{scene} {mass:g} kg: failed (exit {p.returncode}): {p.stderr.strip()[-400:]}", file=sys.stderr)
-        return None
-    return list(csv.DictReader(open(out)))
+    return run_scene(suction, scene, out, [f"/parameters/mass_kg={mass:g}"], f"{scene} {mass:g} kg")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--suction", default=os.path.join(ROOT, "build/native/native/suction"))
+    ap.add_argument("--suction", default=DEFAULT_CLI)
     ap.add_argument("--out", default=os.path.join(ROOT, "build/masses"))
     ap.add_argument("--figure", default=os.path.join(ROOT, "docs/img/masses.png"))
     ap.add_argument("--masses", default="1.25,2.5,5,7")

@@ -9,9 +9,7 @@ height, cavity pressure and holding force against time, one line per leak rate.
 Needs matplotlib (Debian: python3-matplotlib).  Exits 1 if a run fails.
 """
 import argparse
-import csv
 import os
-import subprocess
 import sys
 
 import matplotlib
@@ -19,23 +17,18 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from suction_cli import DEFAULT_CLI, ROOT, run_scene  # noqa: E402
 HAND_OFF = 0.95  # s: the hand's force is zero from here (the scene's keyframes)
 
 
 def run(suction, leak, duration, out):
-    cmd = [suction, "run", os.path.join(ROOT, "scenes", "popup_toy.json"), "-q", "--csv", out,
-           "--set", f"/parameters/leak_mj_per_s={leak:g}", "--set", f"/settings/duration={duration:g}"]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        print(f"leak {leak:g} mJ/s: failed (exit {p.returncode}): {p.stderr.strip()[-400:]}", file=sys.stderr)
-        return None
-    return list(csv.DictReader(open(out)))
+    return run_scene(suction, "popup_toy.json", out,
+                     [f"/parameters/leak_mj_per_s={leak:g}", f"/settings/duration={duration:g}"], f"leak {leak:g} mJ/s")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--suction", default=os.path.join(ROOT, "build/native/native/suction"))
+    ap.add_argument("--suction", default=DEFAULT_CLI)
     ap.add_argument("--out", default=os.path.join(ROOT, "build/popup_toy"))
     ap.add_argument("--figure", default=os.path.join(ROOT, "docs/img/popup_toy.png"))
     ap.add_argument("--leaks", default="4,8,16", help="leak rates [mJ/s]")

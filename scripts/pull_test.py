@@ -12,9 +12,7 @@ R = 0 is the flat surface.  Extra --set options go to every run (for example
 Needs matplotlib (Debian: python3-matplotlib).  Exits 1 if a run fails.
 """
 import argparse
-import csv
 import os
-import subprocess
 import sys
 import time
 
@@ -23,15 +21,14 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCENE = os.path.join(ROOT, "scenes", "pull_test.json")
+from suction_cli import DEFAULT_CLI, ROOT, run_scene  # noqa: E402
 # the paper's simulated cup (Fig. 14); no seal at R = 20 mm
 PAPER = {50.0: "28.19", 31.5: "24.39", 25.0: "22.60", 20.0: "no seal"}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--suction", default=os.path.join(ROOT, "build/native/native/suction"))
+    ap.add_argument("--suction", default=DEFAULT_CLI)
     ap.add_argument("--out", default=os.path.join(ROOT, "build/pull_test"))
     ap.add_argument("--figure", default=os.path.join(ROOT, "docs/img/pull_test_radii.png"))
     ap.add_argument("--radii", default="0,50,31.5,25,20")
@@ -44,16 +41,11 @@ def main():
     fig, ax = plt.subplots(figsize=(7, 3.6))
     for r in [float(x) for x in a.radii.split(",")]:
         out = os.path.join(a.out, f"R{r:g}.csv")
-        cmd = [a.suction, "run", SCENE, "-q", "--csv", out, "--set", f"/parameters/R_mm={r:g}"]
-        for s in a.sets:
-            cmd += ["--set", s]
         t0 = time.time()
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        if p.returncode != 0:
+        data = run_scene(a.suction, "pull_test.json", out, [f"/parameters/R_mm={r:g}"] + a.sets, f"R = {r:g} mm")
+        if data is None:
             failed.append(r)
-            print(f"R = {r:g} mm: failed (exit {p.returncode}): {p.stderr.strip()[-400:]}", file=sys.stderr)
             continue
-        data = list(csv.DictReader(open(out)))
         t = [float(x["t"]) for x in data]
         f = [float(x["pull_force"]) for x in data]
         sealed = [int(x["cavities"]) > 0 for x in data]

@@ -1,6 +1,7 @@
 // Contacts between body surfaces (docs/method.md §5): proximity of
 // surface features within an alarm distance at the free-motion positions.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include "common/types.h"
@@ -29,5 +30,14 @@ struct CollisionSettings {
   double alarm_distance = 1e-3;    // features closer than this (plus contact distance) make contacts [m]
   double contact_distance = 0.0;   // target separation of touching surfaces [m]
 };
+
+/// vertex–triangle contacts deeper than this many alarm distances are taken as lost
+constexpr double kMaxPenetrationAlarms = 3.0;
+
+/// How far from a vertex the detector looks for a triangle: the band (alarm + contact
+/// distance) or the deepest penetration it accepts, whichever is larger [m].
+inline double detection_reach(const CollisionSettings& s) {
+  return std::max(s.contact_distance + s.alarm_distance, kMaxPenetrationAlarms * s.alarm_distance);
+}
 
 }  // namespace suction

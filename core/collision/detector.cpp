@@ -56,7 +56,6 @@ namespace {
 
 constexpr std::uint64_t kVertexTriangle = 1, kEdgeEdge = 2, kSelf = 3;
 constexpr double kEdgeParamMargin = 1e-4;  // edge–edge points this close to an end are vertices'
-constexpr double kMaxPenetrationAlarms = 3.0;  // vertex–triangle: deepest accepted d, in alarms
 constexpr double kSharpEdgeCos = 0.9848;      // cos 10°: edges bending less are not features
 constexpr double kEdgeNormalAlignment = 0.1;  // edge–edge normal vs the edges' outward normals
 
@@ -108,7 +107,6 @@ struct ContactDetector::Impl {
   void build(const std::vector<Points>& positions);
   void vertex_triangle(int ia, int ib, const std::vector<Points>& x, const CollisionSettings& s,
                        std::vector<Contact>& out);
-
   void edge_edge(int ia, int ib, const std::vector<Points>& x, const CollisionSettings& s,
                  std::vector<Contact>& out);
   static double max_penetration(const CollisionSettings& s) {
@@ -130,10 +128,6 @@ struct ContactDetector::Impl {
     return len > 0.0 ? Vec3(n / len) : Vec3::Zero();
   }
 };
-
-double detection_reach(const CollisionSettings& s) {
-  return std::max(s.contact_distance + s.alarm_distance, kMaxPenetrationAlarms * s.alarm_distance);
-}
 
 ContactDetector::ContactDetector() : impl_(std::make_unique<Impl>()) {}
 ContactDetector::~ContactDetector() = default;

@@ -10,10 +10,6 @@ namespace suction {
 
 class TriangleBvh;
 
-/// How far from a vertex the detector looks for a triangle: max(alarm + contact distance,
-/// the deepest penetration it accepts, 3 × alarm).
-double detection_reach(const CollisionSettings& settings);
-
 class ContactDetector {
  public:
   ContactDetector();

@@ -203,6 +203,15 @@ void read_contact_settings(SceneBuild& b, const Json& settings) {
   c.collision.alarm_distance = o.number("alarm_distance", c.collision.alarm_distance, Bounds::positive());
   c.collision.contact_distance = o.number("contact_distance", c.collision.contact_distance, Bounds::non_negative());
   c.self_contact_exclusion = o.number("self_contact_exclusion", c.self_contact_exclusion, Bounds::non_negative());
+  // a shorter exclusion lets a vertex see the far side of a wall thinner than the reach as a
+  // penetration (collision/detector.cpp); 0 asks for the default
+  if (c.self_contact_exclusion > 0.0 && c.self_contact_exclusion <= detection_reach(c.collision)) {
+    r.issue(o.at("self_contact_exclusion"),
+            "expected 0 (the default: 1.5 x the reach) or more than the detector's reach, max(alarm_distance + "
+            "contact_distance, 3 x alarm_distance) = " + format_number(detection_reach(c.collision)) + " m, got " +
+            format_number(c.self_contact_exclusion));
+    c.self_contact_exclusion = 0.0;
+  }
   const Json* pairs = o.find("friction_pairs");
   if (!pairs || !expect_array(r, *pairs, o.at("friction_pairs"), "an array of {\"materials\": [a, b], \"friction\": mu}"))
     return;

@@ -171,6 +171,21 @@ TEST(SceneLoader, NegativeTimeStep) {
   expect_single_issue(doc, "/settings/dt", "expected a value > 0, got -0.01");
 }
 
+TEST(SceneLoader, SelfContactExclusionMustExceedTheReach) {
+  Json doc = base_scene();
+  doc["bodies"][0]["self_contact"] = true;
+  doc["settings"]["contact"] = {{"alarm_distance", 0.001}, {"self_contact_exclusion", 0.002}};
+  expect_single_issue(doc, "/settings/contact/self_contact_exclusion",
+                      "more than the detector's reach, max(alarm_distance + contact_distance, 3 x alarm_distance) = 0.003 m, got 0.002");
+  doc["settings"]["contact"]["self_contact_exclusion"] = 0.004;
+  const Model m = load_scene_text(doc.dump(), ".");
+  EXPECT_TRUE(m.fem[0].self_contact);
+  EXPECT_DOUBLE_EQ(m.settings.contact.self_contact_exclusion, 0.004);
+  // a rigid body has no self-contact: the key is unknown there
+  doc["bodies"][1]["self_contact"] = true;
+  EXPECT_FALSE(issues_of(doc).empty());
+}
+
 TEST(SceneLoader, PoissonOutOfRange) {
   Json doc = base_scene();
   doc["materials"]["silicone"]["poisson"] = 0.5;
