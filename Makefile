@@ -156,13 +156,14 @@ SANITIZE_CTEST_ARGS ?=
 SANITIZE_GTEST_FILTER ?=
 # make test's sanitize suite leaves out the long-run story tests below: each simulates a whole
 # scene (1.5 to 14 s natively, 25 to 40 times that under ASan + UBSan with the fuzzer's coverage
-# instrumentation: about 30 min for these 12 together on the 2-core machine, against about 3.5 min
+# instrumentation: about 30 min for these together on the 2-core machine, against about 3.5 min
 # for the rest of the suite). The simulation code they run stays covered there by the other
 # SuctionScenes / ContactScenes / PressDrivers / Watchdog tests and the CLI test; `make
 # test-sanitize` runs them too (docs/fuzzing.md).
 SANITIZE_SLOW_TESTS := \
   SuctionScenes.GroundPushHoldPullRelease \
   SuctionScenes.GroundMinimumPressureDoesNotDependOnTheTimeStep \
+  SuctionScenes.GroundMinimumPressureConvergesUnderMeshRefinement \
   SuctionScenes.RigidLiftRaisesTheCubeUnderSuction \
   SuctionScenes.PullTestPeakForceIsBoundedByAtmosphericPressure \
   SuctionScenes.PullTestLetsGoWhenThePullBalancesTheSuctionOnFlat \
