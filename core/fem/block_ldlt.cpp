@@ -55,7 +55,9 @@ void permuted_lower(int nb, const Eigen::SparseMatrix<double>& G, const std::vec
 template <int MR, int NR>
 inline void update_tile(const double* X, int ld, int k, int i0, int j0, const int* rel,
                         const std::ptrdiff_t* tcol, double* T) {
-  double acc[MR][NR] = {};
+  // acc[j] is a column of the tile: its MR rows are contiguous in X's columns, so the inner
+  // loop is one vector FMA per column with b[j] broadcast (acc[i][j] made the compiler shuffle)
+  double acc[NR][MR] = {};
   const double* a = X + i0;
   const double* b = X + j0;
   for (int p = 0; p < k; ++p, a += ld, b += ld) {
@@ -63,22 +65,26 @@ inline void update_tile(const double* X, int ld, int k, int i0, int j0, const in
     for (int i = 0; i < MR; ++i) av[i] = a[i];
     for (int j = 0; j < NR; ++j) {
       const double bj = b[j];
-      for (int i = 0; i < MR; ++i) acc[i][j] += av[i] * bj;
+      for (int i = 0; i < MR; ++i) acc[j][i] += av[i] * bj;
     }
   }
   for (int j = 0; j < NR; ++j) {
     double* t = T + tcol[j0 + j];
-    for (int i = 0; i < MR; ++i) t[rel[i0 + i]] -= acc[i][j];
+    for (int i = 0; i < MR; ++i) t[rel[i0 + i]] -= acc[j][i];
   }
 }
 
-constexpr int kMR = 4, kNR = 3;
+constexpr int kMR = 8, kNR = 3;
 
 template <int NR>
 void update_strip(const double* X, int ld, int k, int m, int j0, const int* rel,
                   const std::ptrdiff_t* tcol, double* T) {
   int i0 = j0;
   for (; i0 + kMR <= m; i0 += kMR) update_tile<kMR, NR>(X, ld, k, i0, j0, rel, tcol, T);
+  if (i0 + 4 <= m) {
+    update_tile<4, NR>(X, ld, k, i0, j0, rel, tcol, T);
+    i0 += 4;
+  }
   switch (m - i0) {
     case 1: update_tile<1, NR>(X, ld, k, i0, j0, rel, tcol, T); break;
     case 2: update_tile<2, NR>(X, ld, k, i0, j0, rel, tcol, T); break;
