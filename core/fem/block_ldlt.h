@@ -82,9 +82,9 @@ class BlockCholesky final : public Factorization {
   std::vector<std::ptrdiff_t> tcol_;  // factorize workspace: target column offsets of an update
   std::vector<int> relpos_;           // per permuted row: position in the current target's rows
   // inverse_quadratic_form: columns per group, and its scratch (kept: a step allocates nothing)
-  static constexpr int kGroup = 16;
+  static constexpr int kGroup = 16;  // the rank-update kernel (add_atb) is written for 16
   mutable std::vector<double> iqf_y_;
-  mutable MatX iqf_gs_, iqf_m_, iqf_p_;
+  mutable MatX iqf_gs_;
   mutable Eigen::Matrix<double, Eigen::Dynamic, kGroup, Eigen::RowMajor> iqf_t_;
   struct IqfGroup {
     int m = 0;
