@@ -383,21 +383,36 @@ void BlockCholesky::analyze(const SparseMatrix& A, int block_size) {
                        static_cast<std::ptrdiff_t>(pj - sn_col_[s]) * (re - rb) + (pos - rb));
     }
   a_nnz_ = static_cast<std::ptrdiff_t>(a_map_.size());
+  // the same map grouped by target supernode (factorize zeroes and fills each panel right
+  // before it is updated, while it is in cache)
+  sn_aptr_.assign(ns + 1, 0);
+  for (std::ptrdiff_t q = 0; q < a_nnz_; ++q)
+    if (a_map_[q] >= 0) ++sn_aptr_[panel_of(static_cast<size_t>(a_map_[q])) + 1];
+  for (int J = 0; J < ns; ++J) sn_aptr_[J + 1] += sn_aptr_[J];
+  sn_amap_.resize(sn_aptr_[ns]);
+  {
+    std::vector<int> fill(sn_aptr_.begin(), sn_aptr_.end() - 1);
+    for (std::ptrdiff_t q = 0; q < a_nnz_; ++q)
+      if (a_map_[q] >= 0) sn_amap_[fill[panel_of(static_cast<size_t>(a_map_[q]))]++] = {q, a_map_[q]};
+  }
   analyzed_ = true;
+}
+
+int BlockCholesky::panel_of(size_t value_index) const {
+  return static_cast<int>(std::upper_bound(sn_valptr_.begin(), sn_valptr_.end(), value_index) - sn_valptr_.begin()) - 1;
 }
 
 bool BlockCholesky::factorize(const SparseMatrix& A) {
   if (!analyzed_ || A.rows() != n_ || A.cols() != n_)
     throw std::invalid_argument("BlockCholesky::factorize: not analysed for this matrix");
   factorized_ = false;
-  std::fill(values_.begin(), values_.end(), 0.0);
-  std::ptrdiff_t p = 0;
-  for (int j = 0; j < n_; ++j)
-    for (SparseMatrix::InnerIterator it(A, j); it; ++it, ++p) {
-      if (p >= a_nnz_) throw std::invalid_argument("BlockCholesky::factorize: pattern changed");
-      if (a_map_[p] >= 0) values_[a_map_[p]] += it.value();
-    }
-  if (p != a_nnz_) throw std::invalid_argument("BlockCholesky::factorize: pattern changed");
+  if (!A.isCompressed()) {  // the scatter map indexes the compressed value array
+    SparseMatrix compressed = A;
+    compressed.makeCompressed();
+    return factorize(compressed);
+  }
+  if (A.nonZeros() != a_nnz_) throw std::invalid_argument("BlockCholesky::factorize: pattern changed");
+  const double* avals = A.valuePtr();
 
   const int ns = num_supernodes();
   int* rel = rel_.data();
@@ -408,6 +423,8 @@ bool BlockCholesky::factorize(const SparseMatrix& A) {
     const int kJ = sn_col_[J + 1] - sn_col_[J];
     const int c0 = sn_col_[J];
     double* LJ = values_.data() + sn_valptr_[J];
+    std::fill(LJ, values_.data() + sn_valptr_[J + 1], 0.0);  // explicit zeros of relaxed panels
+    for (int q = sn_aptr_[J]; q < sn_aptr_[J + 1]; ++q) values_[sn_amap_[q].second] = avals[sn_amap_[q].first];
     if (upd_ptr_[J + 1] > upd_ptr_[J])
       for (int i = 0; i < nJ; ++i) relpos_[rowsJ[i]] = i;
     for (int u = upd_ptr_[J]; u < upd_ptr_[J + 1]; ++u) {
