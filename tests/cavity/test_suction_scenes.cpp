@@ -49,6 +49,22 @@ std::vector<Sample> run(Simulation& sim, const std::string& force_probe, const s
   return out;
 }
 
+// ground run with the given overrides: the lowest cavity pressure and the release time (the
+// first step without a cavity after one with); t_release < 0 when the cup never lets go
+struct GroundOutcome {
+  double p_min, t_release, p_atm;
+};
+GroundOutcome run_ground(const std::vector<std::string>& sets) {
+  Simulation sim(load("ground.json", sets));
+  const auto s = run(sim, "hand_force", "cup_z");
+  GroundOutcome g{sim.model().settings.p_atm, -1.0, sim.model().settings.p_atm};
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i].cavities > 0) g.p_min = std::min(g.p_min, s[i].pressure);
+    if (g.t_release < 0 && i > 0 && s[i].cavities == 0 && s[i - 1].cavities > 0) g.t_release = s[i].t;
+  }
+  return g;
+}
+
 }  // namespace
 
 TEST(SuctionScenes, GroundPushHoldPullRelease) {
@@ -102,14 +118,9 @@ TEST(SuctionScenes, GroundMinimumPressureDoesNotDependOnTheTimeStep) {
   double p_min[2], t_release[2];
   const double dts[2] = {0.03, 0.01};
   for (int k = 0; k < 2; ++k) {
-    Simulation sim(load("ground.json", {"/settings/dt=" + std::to_string(dts[k])}));
-    const auto s = run(sim, "hand_force", "cup_z");
-    p_min[k] = sim.model().settings.p_atm;
-    t_release[k] = -1.0;
-    for (size_t i = 0; i < s.size(); ++i) {
-      if (s[i].cavities > 0) p_min[k] = std::min(p_min[k], s[i].pressure);
-      if (t_release[k] < 0 && i > 0 && s[i].cavities == 0 && s[i - 1].cavities > 0) t_release[k] = s[i].t;
-    }
+    const GroundOutcome g = run_ground({"/settings/dt=" + std::to_string(dts[k])});
+    p_min[k] = g.p_min;
+    t_release[k] = g.t_release;
     ASSERT_GT(t_release[k], 0.8) << "dt = " << dts[k] << ": the cup lets go";
   }
   EXPECT_NEAR(p_min[0], p_min[1], 0.05 * p_min[1]) << "dt 0.03 vs 0.01";
@@ -125,17 +136,12 @@ TEST(SuctionScenes, GroundMinimumPressureConvergesUnderMeshRefinement) {
   const char* meshes[2][2] = {{"16", "2"}, {"24", "3"}};
   double p_min[2], t_release[2];
   for (int k = 0; k < 2; ++k) {
-    Simulation sim(load("ground.json", {std::string("/bodies/0/mesh/resolution=") + meshes[k][0],
-                                        std::string("/bodies/0/mesh/layers=") + meshes[k][1]}));
-    const auto s = run(sim, "hand_force", "cup_z");
-    p_min[k] = sim.model().settings.p_atm;
-    t_release[k] = -1.0;
-    for (size_t i = 0; i < s.size(); ++i) {
-      if (s[i].cavities > 0) p_min[k] = std::min(p_min[k], s[i].pressure);
-      if (t_release[k] < 0 && i > 0 && s[i].cavities == 0 && s[i - 1].cavities > 0) t_release[k] = s[i].t;
-    }
+    const GroundOutcome g = run_ground({std::string("/bodies/0/mesh/resolution=") + meshes[k][0],
+                                        std::string("/bodies/0/mesh/layers=") + meshes[k][1]});
+    p_min[k] = g.p_min;
+    t_release[k] = g.t_release;
     ASSERT_GT(t_release[k], 0.8) << meshes[k][0] << "/" << meshes[k][1] << ": the cup lets go";
-    ASSERT_LT(p_min[k], 0.5 * sim.model().settings.p_atm) << "the pull lowers the pressure";
+    ASSERT_LT(p_min[k], 0.5 * g.p_atm) << "the pull lowers the pressure";
   }
   EXPECT_NEAR(p_min[1], p_min[0], 0.05 * p_min[0]) << "16/2 vs 24/3";
   EXPECT_NEAR(t_release[1], t_release[0], 0.021) << "released within two steps of each other";
