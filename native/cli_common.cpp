@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "common/parallel.h"
 #include "scene/scene.h"
 
 namespace suction::cli {
@@ -24,6 +25,12 @@ void add_scene_options(CLI::App* command, SceneOptions& options) {
                    "compliance backend: cpu (always built) or cuda (a build with SUCTION_WITH_CUDA "
                    "and an NVIDIA GPU); default: the scene's settings.compliance_backend, else cpu")
       ->type_name("NAME");
+  command
+      ->add_option("--threads", options.threads,
+                   "threads for the compliance (the calling one included; default 1): the same "
+                   "numbers for any count")
+      ->check(CLI::Range(1, 64))
+      ->type_name("N");
 }
 
 std::vector<SceneOverride> scene_overrides(const SceneOptions& options) {
@@ -33,7 +40,10 @@ std::vector<SceneOverride> scene_overrides(const SceneOptions& options) {
   return overrides;
 }
 
-Model load_model(const SceneOptions& options) { return load_scene_file(options.scene, scene_overrides(options)); }
+Model load_model(const SceneOptions& options) {
+  set_thread_count(options.threads);
+  return load_scene_file(options.scene, scene_overrides(options));
+}
 
 void print_scene_issues(const std::string& file, const std::vector<SceneIssue>& issues) {
   for (const SceneIssue& issue : issues) {

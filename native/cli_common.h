@@ -23,6 +23,7 @@ struct SceneOptions {
   std::string scene;
   std::vector<std::string> sets;  // "POINTER=VALUE"
   std::string backend;            // --backend: overrides /settings/compliance_backend
+  int threads = 1;                // --threads: common/parallel.h's thread count (load_model sets it)
 };
 void add_scene_options(CLI::App* command, SceneOptions& options);
 
@@ -72,7 +73,8 @@ int validate_command(const SceneOptions& options);
 
 /// the --set overrides, then --backend as /settings/compliance_backend (throws InputError)
 std::vector<SceneOverride> scene_overrides(const SceneOptions& options);
-/// loads the scene with its overrides (throws SceneError / InputError)
+/// sets the thread count (--threads), then loads the scene with its overrides (throws
+/// SceneError / InputError)
 Model load_model(const SceneOptions& options);
 
 /// prints "<file>: <pointer>: <message>" per issue to stderr ("<file>: <message>" when the

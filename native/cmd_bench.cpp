@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli_common.h"
+#include "common/parallel.h"
 #include "io/bench.h"
 #include "sim/simulation.h"
 
@@ -29,8 +30,8 @@ int bench_command(const BenchOptions& options) {
   const ModelCounts counts = count_model(model);
   std::cout << "scene     " << (model.name.empty() ? options.scene.scene : model.name) << "  ("
             << options.scene.scene << ")\n";
-  std::cout << format("steps     %ld warmup + %ld timed, dt = %.4g ms\n", options.warmup,
-                      options.steps, model.settings.dt * 1e3)
+  std::cout << format("steps     %ld warmup + %ld timed, dt = %.4g ms, %d thread%s\n", options.warmup,
+                      options.steps, model.settings.dt * 1e3, thread_count(), thread_count() > 1 ? "s" : "")
             << std::flush;
 
   BenchStats stats;
@@ -58,6 +59,7 @@ int bench_command(const BenchOptions& options) {
     j["overrides"] = options.scene.sets;
     j["warmup"] = options.warmup;
     j["dt"] = model.settings.dt;
+    j["threads"] = thread_count();
     std::ofstream file(options.json);
     file << j.dump(2) << '\n';
     file.close();

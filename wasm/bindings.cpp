@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/parallel.h"
 #include "facade.h"
 
 #ifndef SUCTION_VERSION
@@ -24,6 +25,12 @@ using suction::wasm::Facade;
 namespace {
 
 std::string version() { return SUCTION_VERSION; }
+// the compliance's thread count (common/parallel.h); 1 in a module built without -pthread
+int set_threads(int n) {
+  suction::set_thread_count(n);
+  return suction::thread_count();
+}
+int threads() { return suction::thread_count(); }
 
 /// writes a file into the module's file system (MEMFS in the browser), e.g. a mesh that a
 /// scene references relative to its baseDir; '' or the error
@@ -126,6 +133,8 @@ val parameters(const Facade& f) {
 EMSCRIPTEN_BINDINGS(suction) {
   emscripten::function("version", &version);
   emscripten::function("writeFile", &write_file);
+  emscripten::function("setThreads", &set_threads);
+  emscripten::function("threads", &threads);
 
   emscripten::class_<Facade>("Simulator")
       .constructor<>()

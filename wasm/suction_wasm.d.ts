@@ -121,6 +121,10 @@ export interface SuctionModule {
   version(): string;
   /** Writes a file into the module's file system (e.g. a mesh referenced by a scene); '' or error. */
   writeFile(path: string, data: string): string;
+  /** Threads for the compliance, the calling one included (clamped to [1, 64]; always 1 in a
+   *  module built without -pthread); returns the count in effect.  Same numbers for any count. */
+  setThreads(n: number): number;
+  threads(): number;
   Simulator: { new (): Simulator };
   /** emcc 3.1.6: the factory returns the Module with this promise. */
   ready?: Promise<SuctionModule>;

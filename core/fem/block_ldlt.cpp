@@ -1,5 +1,7 @@
 #include "fem/block_ldlt.h"
 
+#include "common/parallel.h"
+
 #include <Eigen/Cholesky>
 #include <Eigen/OrderingMethods>
 #include <algorithm>
@@ -540,11 +542,16 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
   using Chunk = IqfGroup;
   std::vector<Chunk>& chunks = iqf_groups_;
   if (static_cast<int>(chunks.size()) < nchunks) chunks.resize(nchunks);
-  std::vector<int>& mark = iqf_mark_;
-  mark.assign(ns, -1);
-  std::vector<double>& ybuf = iqf_y_;  // kept between calls: no allocation per step
-  ybuf.resize(static_cast<size_t>(n_) * kChunk);
-  for (int p = 0; p < nchunks; ++p) {
+  // per thread: the marks of reached supernodes and a dense Y (kept between calls: no
+  // allocation per step); the groups are independent, so each is one task of a parallel loop
+  const int workers = thread_count();
+  if (static_cast<int>(iqf_scratch_.size()) < workers) iqf_scratch_.resize(workers);
+  for (int w = 0; w < workers; ++w) {
+    iqf_scratch_[w].mark.assign(ns, -1);
+    iqf_scratch_[w].y.resize(static_cast<size_t>(n_) * kChunk);
+  }
+  parallel_for(nchunks, [&](int p, int worker) {
+    std::vector<int>& mark = iqf_scratch_[worker].mark;
     Chunk& ch = chunks[p];
     ch.sn.clear();
     ch.m = std::min(kChunk, k - p * kChunk);
@@ -559,7 +566,7 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
         }
     }
     std::sort(ch.sn.begin(), ch.sn.end());
-    double* __restrict Y = ybuf.data();
+    double* __restrict Y = iqf_scratch_[worker].y.data();
     for (int J : ch.sn)
       std::fill(Y + static_cast<size_t>(sn_col_[J]) * m, Y + static_cast<size_t>(sn_col_[J + 1]) * m, 0.0);
     for (int c = 0; c < ch.m; ++c)
@@ -578,7 +585,7 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
         L11.triangularView<Eigen::Lower>().solveInPlace(Xm);
         if (nJ > kJ) {
           const Eigen::Map<const Eigen::MatrixXd, 0, Stride> L21(L + kJ, nJ - kJ, kJ, Stride(nJ));
-          auto& T = iqf_t_;
+          auto& T = iqf_scratch_[worker].t;
           T.noalias() = L21 * Xm;
           for (int i = kJ; i < nJ; ++i)
             Eigen::Map<Eigen::Array<double, 1, m>>(Y + static_cast<size_t>(rows[i]) * m) -= T.row(i - kJ).array();
@@ -606,29 +613,35 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
       std::copy(Y + static_cast<size_t>(sn_col_[J]) * m, Y + static_cast<size_t>(sn_col_[J + 1]) * m,
                 ch.y.begin() + ch.offset[q]);
     }
-  }
-  // G = Yᵀ Y = Σ_J Y_Jᵀ Y_J over the supernodes J: one symmetric rank update per supernode
-  // with the blocks of every group that reaches it, summed into Gs (the groups' column order)
-  std::vector<std::vector<std::pair<int, size_t>>>& by_sn = iqf_by_sn_;  // (group, offset in its y)
-  if (static_cast<int>(by_sn.size()) < ns) by_sn.resize(ns);
-  for (int J = 0; J < ns; ++J) by_sn[J].clear();
-  for (int p = 0; p < nchunks; ++p)
-    for (size_t q = 0; q < chunks[p].sn.size(); ++q) by_sn[chunks[p].sn[q]].push_back({p, chunks[p].offset[q]});
+  });
+  // G = Yᵀ Y = Σ_J Y_Jᵀ Y_J over the supernodes J.  Block (p, q) of Gs (the groups' column
+  // order), p ≥ q, sums Y_{J,p}ᵀ Y_{J,q} over the supernodes both groups reach, in ascending J:
+  // one task per block, each block written by one task in the same order whatever the threads
   MatX& Gs = iqf_gs_;
   Gs.setZero(kChunk * nchunks, kChunk * nchunks);
   const Eigen::Index ldg = Gs.outerStride();
-  for (int J = 0; J < ns; ++J) {
-    const auto& reach = by_sn[J];
-    const int kJ = sn_col_[J + 1] - sn_col_[J];
-    const int c = static_cast<int>(reach.size());
-    for (int t2 = 0; t2 < c; ++t2) {  // groups ascend with t: block (t1, t2), t1 ≥ t2, is lower
-      const double* B = chunks[reach[t2].first].y.data() + reach[t2].second;
-      double* col = Gs.data() + kChunk * reach[t2].first * ldg;
-      for (int t1 = t2; t1 < c; ++t1)
-        add_atb(chunks[reach[t1].first].y.data() + reach[t1].second, B, kJ,
-                col + kChunk * reach[t1].first, ldg);
+  std::vector<std::pair<int, int>>& pairs = iqf_pairs_;
+  pairs.clear();
+  for (int q = 0; q < nchunks; ++q)
+    for (int p = q; p < nchunks; ++p) pairs.push_back({p, q});
+  parallel_for(static_cast<int>(pairs.size()), [&](int t, int) {
+    const auto [p, q] = pairs[t];
+    const Chunk& cp = chunks[p];
+    const Chunk& cq = chunks[q];
+    double* C = Gs.data() + kChunk * p + kChunk * q * ldg;
+    for (size_t a = 0, b = 0; a < cp.sn.size() && b < cq.sn.size();) {
+      if (cp.sn[a] < cq.sn[b]) {
+        ++a;
+      } else if (cq.sn[b] < cp.sn[a]) {
+        ++b;
+      } else {
+        const int J = cp.sn[a];
+        add_atb(cp.y.data() + cp.offset[a], cq.y.data() + cq.offset[b], sn_col_[J + 1] - sn_col_[J], C, ldg);
+        ++a;
+        ++b;
+      }
     }
-  }
+  });
   for (int q = 0; q < nchunks; ++q)
     for (int j = 0; j < chunks[q].m; ++j)
       for (int p = q; p < nchunks; ++p)

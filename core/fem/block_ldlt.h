@@ -44,9 +44,10 @@ class BlockCholesky final : public Factorization {
   /// G = Bᵀ A⁻¹ B = Yᵀ Y with Y = L⁻¹ P B: forward substitution only, and for each column only
   /// over the supernodes it reaches (the union of the paths from its nonzeros' supernodes to
   /// the root of the elimination tree).  Columns are grouped (16) by their first supernode so
-  /// that a group's paths are shared; Yᵀ Y is one symmetric rank update per supernode with the
-  /// groups that reach it.  A compliance W = h H A⁻¹ Hᵀ with H's rows touching a few nodes
-  /// each costs a fraction of a full solve per row.
+  /// that a group's paths are shared; block (p, q) of Yᵀ Y sums the products of groups p and q
+  /// over the supernodes both reach.  A compliance W = h H A⁻¹ Hᵀ with H's rows touching a few
+  /// nodes each costs a fraction of a full solve per row.  The groups' substitutions and the
+  /// blocks are tasks of parallel_for (common/parallel.h): the same numbers for any thread count.
   void inverse_quadratic_form(const SparseMatrix& B, MatX& G) const override;
 
   int rows() const override { return n_; }
@@ -87,9 +88,13 @@ class BlockCholesky final : public Factorization {
   std::vector<int> relpos_;           // per permuted row: position in the current target's rows
   // inverse_quadratic_form: columns per group, and its scratch (kept: a step allocates nothing)
   static constexpr int kGroup = 16;  // the rank-update kernel (add_atb) is written for 16
-  mutable std::vector<double> iqf_y_;
   mutable MatX iqf_gs_;
-  mutable Eigen::Matrix<double, Eigen::Dynamic, kGroup, Eigen::RowMajor> iqf_t_;
+  struct IqfScratch {  // per thread of parallel_for (common/parallel.h)
+    std::vector<double> y;   // dense Y of one group: n × kGroup
+    std::vector<int> mark;   // per supernode: the last group that reached it
+    Eigen::Matrix<double, Eigen::Dynamic, kGroup, Eigen::RowMajor> t;  // wide supernodes' L21 X
+  };
+  mutable std::vector<IqfScratch> iqf_scratch_;
   struct IqfGroup {
     int m = 0;
     int cols[kGroup];
@@ -98,9 +103,8 @@ class BlockCholesky final : public Factorization {
     std::vector<double> y;        // rows of the reached supernodes' columns, kGroup values each
   };
   mutable std::vector<IqfGroup> iqf_groups_;  // capacities kept between calls
-  mutable std::vector<std::vector<std::pair<int, size_t>>> iqf_by_sn_;
+  mutable std::vector<std::pair<int, int>> iqf_pairs_;  // the blocks (p, q ≤ p) of Yᵀ Y
   mutable std::vector<std::pair<int, int>> iqf_first_;
-  mutable std::vector<int> iqf_mark_;
 };
 
 }  // namespace suction

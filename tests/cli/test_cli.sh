@@ -35,6 +35,11 @@ check "run exits 0" test $rc -eq 0
 check "csv header" grep -q '^step,t,contacts,cavities,pressure_min,volume_total,air_total,holding_force,pgs_iterations,pgs_residual,hand_force,cup_z$' "$tmp/a.csv"
 check "csv has 21 data rows" test "$(($(wc -l < "$tmp/a.csv") - 1))" -eq 21
 check "two runs give identical CSV" cmp -s "$tmp/a.csv" "$tmp/b.csv"
+"$bin" run "$scenes/default.json" --steps 20 --csv "$tmp/t3.csv" --quiet --threads 3 > /dev/null
+check "three threads give the identical CSV" cmp -s "$tmp/a.csv" "$tmp/t3.csv"
+"$bin" run "$scenes/default.json" --steps 2 --threads 0 > /dev/null 2> "$tmp/err"; rc=$?
+check "--threads 0 exits 2" test $rc -eq 2
+check "--threads 0 names the option" grep -q -- '--threads' "$tmp/err"
 
 # a diverging run exits 1 and keeps the rows written so far
 "$bin" run "$scenes/default.json" --steps 50 --dt 1e3 --set /settings/divergence_energy_factor=1e-30 --csv "$tmp/d.csv" --quiet > /dev/null 2> "$tmp/err"; rc=$?

@@ -6,6 +6,7 @@
 #include <Eigen/SparseCholesky>
 #include <random>
 
+#include "common/parallel.h"
 #include "fem/block_ldlt.h"
 #include "fem/implicit_euler.h"
 #include "mesh/generators.h"
@@ -215,4 +216,13 @@ TEST(BlockCholesky, InverseQuadraticFormMatchesADenseSolve) {
   Eigen::MatrixXd G2;
   chol.Factorization::inverse_quadratic_form(B, G2);
   EXPECT_LT((G2 - ref).norm(), 1e-10 * ref.norm());
+  // and the groups and blocks spread over threads give the very same numbers
+  const int old_threads = thread_count();
+  for (int threads : {2, 3, 5}) {
+    set_thread_count(threads);
+    Eigen::MatrixXd Gt;
+    chol.inverse_quadratic_form(B, Gt);
+    EXPECT_EQ((Gt - G).cwiseAbs().maxCoeff(), 0.0) << threads << " threads";
+  }
+  set_thread_count(old_threads);
 }

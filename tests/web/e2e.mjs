@@ -99,6 +99,11 @@ async function main() {
     must(realErrors(s).length === 0, 'the page loads the scene without errors', realErrors(s).join(' | '));
     check(s.backend === BACKEND, `backend is ${BACKEND}`, `${s.backend} ${s.module || ''} ${s.version || ''}`);
     check(s.workerCrossOriginIsolated === true, 'the worker is cross-origin isolated (wasm threads possible)');
+    if (BACKEND === 'wasm') {
+      const cores = await page.evaluate(() => navigator.hardwareConcurrency || 1);
+      check(s.simThreads === Math.max(1, Math.min(4, cores)), 'the compliance runs on min(4, cores) threads',
+            `${s.simThreads} threads, ${cores} cores`);
+    }
     must(s.scene === SCENE, `scene '${SCENE}' loaded`, `got ${s.scene}; scenes: ${s.scenes.join(', ')}`);
     check(s.scenes.length >= 2 && s.scenes.includes('default'), 'the scene picker lists every scene', s.scenes.join(', '));
     const optionCount = await page.locator('#scene option').count();

@@ -56,6 +56,14 @@ test('version', async () => {
   assert.match(m.version(), /^\d+\.\d+\.\d+/);
 });
 
+test('threads: the node module has none, so the count stays 1', async () => {
+  const m = await module();
+  assert.strictEqual(m.threads(), 1);
+  assert.strictEqual(m.setThreads(4), 1);
+  assert.strictEqual(m.setThreads(0), 1);
+  assert.strictEqual(m.threads(), 1);
+});
+
 test('queries without a scene are safe', async () => {
   const m = await module();
   const sim = new m.Simulator();

@@ -288,7 +288,9 @@ worker.onmessage = (ev) => {
     case 'ready':
       state.ready = true; state.backend = msg.backend; state.module = msg.module; state.version = msg.version;
       state.workerIsolated = msg.crossOriginIsolated;
-      $('backend').textContent = msg.backend === 'mock' ? 'MOCK backend (no wasm)' : `wasm ${msg.version}`;
+      state.simThreads = msg.simThreads || 1;
+      $('backend').textContent = msg.backend === 'mock' ? 'MOCK backend (no wasm)'
+        : `wasm ${msg.version}` + (state.simThreads > 1 ? `, ${state.simThreads} threads` : '');
       if (msg.backend === 'mock') showError('backend', 'running the JS mock of the simulator (?backend=mock): toy physics, not the real solver');
       break;
     case 'loaded': onLoaded(msg); break;
@@ -528,6 +530,7 @@ function debugSnapshot() {
   return Object.freeze({
     ready: state.ready, backend: state.backend, module: state.module, version: state.version,
     crossOriginIsolated: window.crossOriginIsolated === true, workerCrossOriginIsolated: state.workerIsolated,
+    simThreads: state.simThreads,
     scenes: state.scenes.map(s => s.name), scene: state.sceneName, loaded: state.loaded, playing: state.playing,
     time: state.time, step: state.step, frames: state.frames, rtf: state.rtf, fps: state.fps,
     pAtm: state.meta ? state.meta.pAtm : null, duration: state.meta ? state.meta.duration : null,

@@ -38,9 +38,12 @@ async function init(backend) {
   try {
     const { M, name } = backend === 'mock' ? await loadMock() : await loadWasm();
     host = new SimHost(M, post, { backend: backend === 'mock' ? 'mock' : 'wasm' });
+    // the compliance on up to 4 threads (the module starts 3 workers; same numbers for any count)
+    const simThreads = M.setThreads && self.crossOriginIsolated === true
+      ? M.setThreads(Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1))) : 1;
     post({ type: 'ready', backend: host.backend, module: name, version: M.version ? M.version() : '',
            crossOriginIsolated: self.crossOriginIsolated === true,
-           threads: typeof SharedArrayBuffer !== 'undefined' });
+           threads: typeof SharedArrayBuffer !== 'undefined', simThreads });
     while (queue.length) run(queue.shift());
   } catch (e) {
     post({ type: 'error', where: 'init', message: String(e && e.message || e), fatal: true });
