@@ -364,16 +364,22 @@ void BlockCholesky::analyze(const SparseMatrix& A, int block_size) {
   tcol_.resize(max_w);
   relpos_.assign(n_, 0);
 
-  // scatter map of A's values (lower triangle after permutation) into the panels
+  // scatter map of A's values (lower triangle after permutation) into the panels, grouped by
+  // supernode: factorize zeroes and fills each panel right before its updates, while it is in
+  // cache.  Per stored entry q of A: its supernode (-1 above the diagonal) and place in values_.
   std::vector<int> inv(n_);
   for (int k = 0; k < n_; ++k) inv[perm_[k]] = k;
-  a_map_.clear();
-  a_map_.reserve(A.nonZeros());
+  std::vector<int> entry_sn;
+  std::vector<std::ptrdiff_t> entry_at;
+  entry_sn.reserve(A.nonZeros());
+  entry_at.reserve(A.nonZeros());
+  sn_aptr_.assign(ns + 1, 0);
   for (int j = 0; j < n_; ++j)
     for (SparseMatrix::InnerIterator it(A, j); it; ++it) {
       const int pi = inv[it.row()], pj = inv[j];
       if (pi < pj) {
-        a_map_.push_back(-1);
+        entry_sn.push_back(-1);
+        entry_at.push_back(-1);
         continue;
       }
       const int s = col_sn[pj];
@@ -381,27 +387,18 @@ void BlockCholesky::analyze(const SparseMatrix& A, int block_size) {
       const int* re = sn_rows_.data() + sn_rowptr_[s + 1];
       const int* pos = std::lower_bound(rb, re, pi);
       if (pos == re || *pos != pi) throw std::logic_error("BlockCholesky: entry outside the factor");
-      a_map_.push_back(static_cast<std::ptrdiff_t>(sn_valptr_[s]) +
-                       static_cast<std::ptrdiff_t>(pj - sn_col_[s]) * (re - rb) + (pos - rb));
+      entry_sn.push_back(s);
+      entry_at.push_back(static_cast<std::ptrdiff_t>(sn_valptr_[s]) +
+                         static_cast<std::ptrdiff_t>(pj - sn_col_[s]) * (re - rb) + (pos - rb));
+      ++sn_aptr_[s + 1];
     }
-  a_nnz_ = static_cast<std::ptrdiff_t>(a_map_.size());
-  // the same map grouped by target supernode (factorize zeroes and fills each panel right
-  // before it is updated, while it is in cache)
-  sn_aptr_.assign(ns + 1, 0);
-  for (std::ptrdiff_t q = 0; q < a_nnz_; ++q)
-    if (a_map_[q] >= 0) ++sn_aptr_[panel_of(static_cast<size_t>(a_map_[q])) + 1];
+  a_nnz_ = static_cast<std::ptrdiff_t>(entry_sn.size());
   for (int J = 0; J < ns; ++J) sn_aptr_[J + 1] += sn_aptr_[J];
   sn_amap_.resize(sn_aptr_[ns]);
-  {
-    std::vector<int> fill(sn_aptr_.begin(), sn_aptr_.end() - 1);
-    for (std::ptrdiff_t q = 0; q < a_nnz_; ++q)
-      if (a_map_[q] >= 0) sn_amap_[fill[panel_of(static_cast<size_t>(a_map_[q]))]++] = {q, a_map_[q]};
-  }
+  std::vector<int> fill(sn_aptr_.begin(), sn_aptr_.end() - 1);
+  for (std::ptrdiff_t q = 0; q < a_nnz_; ++q)
+    if (entry_sn[q] >= 0) sn_amap_[fill[entry_sn[q]]++] = {q, entry_at[q]};
   analyzed_ = true;
-}
-
-int BlockCholesky::panel_of(size_t value_index) const {
-  return static_cast<int>(std::upper_bound(sn_valptr_.begin(), sn_valptr_.end(), value_index) - sn_valptr_.begin()) - 1;
 }
 
 bool BlockCholesky::factorize(const SparseMatrix& A) {

@@ -78,11 +78,9 @@ class BlockCholesky final : public Factorization {
   std::vector<double> values_;        // column-major supernodal panels of L
   std::vector<int> upd_ptr_;          // #supernodes+1: offsets into upd_ per target supernode
   std::vector<Update> upd_;
-  std::vector<std::ptrdiff_t> a_map_;  // per stored entry of A: index into values_, -1 if unused
-  std::ptrdiff_t a_nnz_ = 0;
+  std::ptrdiff_t a_nnz_ = 0;           // stored entries of A (the pattern factorize expects)
   std::vector<int> sn_aptr_;          // #supernodes+1: offsets into sn_amap_
   std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> sn_amap_;  // per panel: (A value, L value)
-  int panel_of(size_t value_index) const;  // the supernode whose panel holds values_[value_index]
   std::vector<int> rel_;              // factorize workspace: target rows of an update
   std::vector<std::ptrdiff_t> tcol_;  // factorize workspace: target column offsets of an update
   std::vector<int> relpos_;           // per permuted row: position in the current target's rows
