@@ -106,6 +106,18 @@ bool point_inside_mesh(const Points& x, const std::vector<Tri>& triangles, const
   return std::abs(w) > 2.0 * kPi;
 }
 
+void jitter_vertices(UnionMesh& m, double amplitude, std::uint64_t salt) {
+  for (size_t i = 0; i < m.vertices.size(); ++i)
+    for (int k = 0; k < 3; ++k) {
+      std::uint64_t z = (static_cast<std::uint64_t>(i) * 3 + k) ^ salt;  // splitmix64
+      z += 0x9e3779b97f4a7c15ULL;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      z ^= z >> 31;
+      m.vertices[i][k] += amplitude * (static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0);  // [-1, 1)
+    }
+}
+
 std::vector<CavityState> cavities_from_union(const std::vector<UnionComponent>& components,
                                              const UnionMesh& a, const UnionMesh& b, int slot_a,
                                              int slot_b) {

@@ -2,6 +2,8 @@
 // volume gradient and area, and the point-in-mesh test used by tracking.  Plain meshes and
 // CavityState in, no Model/State/Workspace.
 #pragma once
+#include <cstdint>
+
 #include "cavity/cavity_state.h"
 #include "cavity_cgal/mesh_union.h"
 
@@ -33,6 +35,14 @@ Vec3 barycentric_in_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const 
 
 /// Whether q is inside the closed mesh (generalized winding number, Jacobson et al. 2013).
 bool point_inside_mesh(const Points& x, const std::vector<Tri>& triangles, const Vec3& q);
+
+/// Moves every vertex of m by a deterministic pseudo-random amount in [-amplitude, amplitude)
+/// per coordinate (splitmix64 of the vertex index and salt): the union's input conditioning
+/// (docs/method.md §9.2).  A revolved cup on a plane cuts it in rings of nearly cocircular
+/// points whose predicates CGAL's filters cannot decide; each undecided one throws and is redone
+/// exactly (tens of µs per throw in WebAssembly).  Cavity vertices stay barycentric in the
+/// input triangles, so evaluated at the bodies' real positions they lie on them exactly.
+void jitter_vertices(UnionMesh& m, double amplitude, std::uint64_t salt);
 
 /// The cavities of a union of meshes a (slot_a) and b (slot_b): every component but the outer
 /// skin that is a void (negative volume) with faces on both bodies.  Each cavity vertex is

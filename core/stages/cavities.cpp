@@ -135,27 +135,9 @@ void offset_meshes(const Model& model, const Workspace& work, const PairKey& pai
     move(c.a, -c.normal);  // a moves against the normal (b → a): into b
     move(c.b, c.normal);
   }
-  // A revolved cup on a plane cuts it in rings of nearly cocircular, nearly collinear points:
-  // CGAL's floating-point filters cannot decide their predicates, and every undecided one
-  // throws and is redone exactly (in WebAssembly each throw costs tens of µs).  A tiny
-  // deterministic jitter of every vertex (kUnionJitter × d_seal, 5 nm by default: 1e-4 of the
-  // offset) breaks the symmetry.  It changes only where the union cuts the input triangles,
-  // by that much: cavity vertices are barycentric in the input triangles and are evaluated at
-  // the bodies' real positions afterwards.
-  auto jitter = [&](UnionMesh& m, std::uint64_t salt) {
-    const double eps = kUnionJitter * d;
-    for (size_t i = 0; i < m.vertices.size(); ++i)
-      for (int k = 0; k < 3; ++k) {
-        std::uint64_t z = (static_cast<std::uint64_t>(i) * 3 + k) ^ salt;  // splitmix64
-        z += 0x9e3779b97f4a7c15ULL;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        z ^= z >> 31;
-        m.vertices[i][k] += eps * (static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0);  // [-1, 1)
-      }
-  };
-  jitter(a, 0x51ed2701ULL);
-  jitter(b, 0x7f4a7c15ULL);
+  // a 5 nm jitter (kUnionJitter × d_seal) keeps CGAL's filters decisive (method §9.2)
+  jitter_vertices(a, kUnionJitter * d, 0x51ed2701ULL);
+  jitter_vertices(b, kUnionJitter * d, 0x7f4a7c15ULL);
 }
 
 /// Job 3: the cavities of one pair's union (vertices and triangles; no air yet).  A failed

@@ -367,6 +367,39 @@ TEST(CavityDetection, DomePressedOnAPlateGivesOneCavityOfTheEnclosedVolume) {
   EXPECT_LT(projected_area(xr, c.triangles, Vec3::UnitZ()), 0.95 * footprint) << "tilted: a smaller shadow on z";
 }
 
+// The union's input jitter (method §9.2): the dome sealed on the plate, both surfaces moved by
+// up to 5 nm, gives the same cavity: its volume within 1e-5 of the unjittered one, every
+// vertex on its real body (the plate's at z = 0 to 1e-12: barycentric in the input
+// triangles); the jitter is deterministic and bounded by its amplitude.
+TEST(CavityDetection, AJitteredUnionGivesTheSameCavityOnTheRealSurfaces) {
+  const double ri = 0.02, ro = 0.024, d = 5e-5, amp = 1e-4 * d;
+  const SurfaceMesh a = dome(ri, ro, 0.0);
+  const SurfaceMesh b = plate(0.0);
+  const UnionMesh ua = sealed(a, 0.0, d), ub = as_union(b);
+  UnionMesh ja = ua, jb = ub, ja2 = ua;
+  jitter_vertices(ja, amp, 1);
+  jitter_vertices(jb, amp, 2);
+  jitter_vertices(ja2, amp, 1);
+  double moved = 0.0;
+  for (size_t i = 0; i < ua.vertices.size(); ++i) {
+    ASSERT_EQ(ja.vertices[i], ja2.vertices[i]) << "deterministic";
+    moved = std::max(moved, (ja.vertices[i] - ua.vertices[i]).cwiseAbs().maxCoeff());
+  }
+  EXPECT_LE(moved, amp);
+  EXPECT_GT(moved, 0.5 * amp) << "it does move the vertices";
+  const auto plain = cavities_from_union(mesh_union_components(ua, ub), ua, ub, 0, 1);
+  const auto jittered = cavities_from_union(mesh_union_components(ja, jb), ja, jb, 0, 1);
+  ASSERT_EQ(plain.size(), 1u);
+  ASSERT_EQ(jittered.size(), 1u);
+  const double v0 = mesh_volume(mapped(plain[0], a, b), plain[0].triangles);
+  const Points x = mapped(jittered[0], a, b);
+  const double v1 = mesh_volume(x, jittered[0].triangles);
+  EXPECT_NEAR(v1, v0, 1e-5 * v0);
+  for (size_t i = 0; i < x.size(); ++i)
+    if (jittered[0].vertices[i].slot == 1) EXPECT_NEAR(x[i].z(), 0.0, 1e-12);
+  std::printf("dome cavity: %.9e m^3 plain, %.9e m^3 jittered (%+.2e)\n", v0, v1, (v1 - v0) / v0);
+}
+
 TEST(CavityDetection, DomeLiftedBeyondTheSealingDistanceHasNoCavity) {
   const double d = 5e-5;
   const SurfaceMesh a = dome(0.02, 0.024, 2.5 * d);  // lifted 2.5 d: the offset does not reach
