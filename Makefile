@@ -178,7 +178,10 @@ SANITIZE_SLOW_TESTS := \
   PopupToy.TheReleaseTimeDoesNotDependOnTheTimeStep \
   PopupToy.AFinerCupTellsTheSameStory \
   CurvedSurfaces.AConvexRidgeHoldsAConcaveTroughOfTheSameRadiusDoesNot \
-  CurvedSurfaces.TheCupLiftsALightObjectOffAConvexRidge
+  CurvedSurfaces.TheCupLiftsALightObjectOffAConvexRidge \
+  CupShapes.ThePlungerLiftsTheCubeTakingThePressInItsTop \
+  CupShapes.TheOctopusSuckerLiftsTheCubeTakingThePressInItsTop \
+  CupShapes.TheStoreBoughtCupLiftsTheCubeFlattened
 _sanitize_empty :=
 _sanitize_space := $(_sanitize_empty) $(_sanitize_empty)
 SANITIZE_QUICK_FILTER := -$(subst $(_sanitize_space),:,$(strip $(SANITIZE_SLOW_TESTS)))

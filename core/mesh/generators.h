@@ -1,6 +1,9 @@
 // Procedural meshes.  Every generator returns positively oriented, well-shaped tetrahedra
 // (radius ratio bounded away from zero) with the body's natural frame: z is "up".
 #pragma once
+#include <array>
+#include <vector>
+
 #include "mesh/tet_mesh.h"
 
 namespace suction {
@@ -31,8 +34,17 @@ struct CupParams {
   double handle_height = 0.005;    // height of the handle above the skirt [m]
   int resolution = 16;             // segments around the axis (>= 8)
   int layers = 2;                  // elements through the wall thickness (>= 1)
+  /// Optional: the skirt's centreline drawn as a polyline in the (r, z) half plane, from where
+  /// it leaves the handle (the first point: the top is flat from the axis to it, and the handle,
+  /// of radius r0, sits on that flat part) to the lip (the last point, the cup's lowest).  Each
+  /// point is (r, z, thickness); thickness 0 on every point means wall_thickness at the first
+  /// point going linearly (in arc length) to lip_thickness at the last.  Corners keep the
+  /// thickness (mitred); the lip is cut perpendicular to the last segment.  The cup is then
+  /// shifted so the lip's lowest corner is at z = 0.  With a profile, radius, height,
+  /// lip_angle_deg and handle_radius are not used (they follow from the points).
+  std::vector<std::array<double, 3>> profile;
 };
-/// Profile: the skirt centreline is flat from the axis to handle_radius, then a smooth curve
+/// Profile (without `profile` points): the skirt centreline is flat from the axis to handle_radius, then a smooth curve
 /// (cubic Bézier) down to the lip; the lip end is cut perpendicular to the skirt, its inner
 /// corner at z = 0 and its outer corner at r = radius.  The defaults give 453 nodes (the
 /// paper's standard cup has 434); resolution = 28, layers = 3 give 1603 nodes.

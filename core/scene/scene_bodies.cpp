@@ -124,13 +124,40 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
   } else {  // cup: every CupParams field by the same name
     ObjectView o(r, v, ptr,
                  {"generator", "radius", "height", "wall_thickness", "lip_thickness", "lip_angle_deg",
-                  "handle_radius", "handle_height", "resolution", "layers"});
+                  "handle_radius", "handle_height", "resolution", "layers", "profile"});
     CupParams p;
+    if (const Json* prof = o.find("profile")) {
+      // [[r, z], ...] or [[r, z, thickness], ...]: the skirt's centreline (CupParams::profile)
+      const std::string at = o.at("profile");
+      if (!prof->is_array() || prof->size() < 2) {
+        r.issue(at, "expected an array of at least 2 points [r, z] or [r, z, thickness], got " + describe_json(*prof));
+      } else {
+        const size_t arity = (*prof)[0].is_array() ? (*prof)[0].size() : 0;
+        for (size_t k = 0; k < prof->size(); ++k) {
+          const Json& q = (*prof)[k];
+          const std::string qa = pointer_child(at, k);
+          if (!q.is_array() || (q.size() != 2 && q.size() != 3) || q.size() != arity) {
+            r.issue(qa, arity == 2 || arity == 3
+                            ? "expected a point of " + std::to_string(arity) + " numbers like the first, got " + describe_json(q)
+                            : "expected a point [r, z] or [r, z, thickness], got " + describe_json(q));
+            continue;
+          }
+          std::array<double, 3> x{0.0, 0.0, 0.0};
+          x[0] = r.number(q[0], pointer_child(qa, size_t{0}), Bounds::positive()).value_or(1.0);
+          x[1] = r.number(q[1], pointer_child(qa, size_t{1})).value_or(0.0);
+          if (arity == 3) x[2] = r.number(q[2], pointer_child(qa, size_t{2}), Bounds::positive()).value_or(1.0);
+          p.profile.push_back(x);
+        }
+      }
+      for (const char* derived : {"radius", "height", "lip_angle_deg", "handle_radius"})
+        if (o.has(derived))
+          r.issue(o.at(derived), std::string("not used with a profile (it follows from the profile's points)"));
+    }
     p.radius = o.number("radius", p.radius, Bounds::positive());
     p.height = o.number("height", p.height, Bounds::positive());
     p.wall_thickness = o.number("wall_thickness", p.wall_thickness, Bounds::positive());
     p.lip_thickness = o.number("lip_thickness", p.lip_thickness, Bounds::positive());
-    p.lip_angle_deg = o.number("lip_angle_deg", p.lip_angle_deg, Bounds::open(-90, 90));
+    p.lip_angle_deg = o.number("lip_angle_deg", p.lip_angle_deg, Bounds::open(0, 90));
     p.handle_radius = o.number("handle_radius", p.handle_radius, Bounds::positive());
     p.handle_height = o.number("handle_height", p.handle_height, Bounds::positive());
     p.resolution = o.integer("resolution", p.resolution, Bounds::at_least(8));

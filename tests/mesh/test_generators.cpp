@@ -178,6 +178,89 @@ TEST(Generators, CupVariantsStayValid) {
   expect_good_solid(make_cup(p), "large cup");
 }
 
+// ∫ r dA over a simple polygon in the (r, z) plane (shoelace form of the first moment)
+double first_moment(const std::vector<std::array<double, 2>>& poly) {
+  double m = 0.0;
+  for (size_t i = 0; i < poly.size(); ++i) {
+    const auto& a = poly[i];
+    const auto& b = poly[(i + 1) % poly.size()];
+    m += (a[0] + b[0]) * (a[0] * b[1] - b[0] * a[1]);
+  }
+  return std::abs(m) / 6.0;
+}
+
+TEST(Generators, AProfileCupHasThePappusVolumeOfItsCrossSection) {
+  // a straight skirt from (r0, z0) to the lip (r1, z1), 2 mm thick, under a 5 mm handle:
+  // the cross-section is the handle's rectangle and the skirt's polygon, mitred at the
+  // first point; Pappus: V = 2π ∫ r dA, the sweep's 64-gon removing (2π/64)²/6 = 0.16 %
+  const double r0 = 0.006, z0 = 0.012, r1 = 0.02, z1 = 0.002, t = 0.002, hh = 0.005;
+  CupParams p;
+  p.profile = {{r0, z0, t}, {r1, z1, t}};
+  p.handle_height = hh;
+  p.resolution = 64;
+  p.layers = 2;
+  const TetMesh m = make_cup(p);
+  expect_good_solid(m, "straight profile", 0.05);
+  const double len = std::hypot(r1 - r0, z1 - z0);
+  const double nr = (z0 - z1) / len, nz = (r1 - r0) / len;  // the skirt's upward normal
+  const double mr = nr / (1.0 + nz), mz = 1.0;               // miter of +z and that normal
+  const double dz = 0.5 * t * nz;                            // the lip's lowest corner -> z = 0
+  const double shift = -(z1 - dz);
+  auto P = [&](double r, double z) { return std::array<double, 2>{r, z + shift}; };
+  const std::vector<std::array<double, 2>> skirt = {
+      P(0, z0 - t / 2), P(r0 - t / 2 * mr, z0 - t / 2 * mz), P(r1 - t / 2 * nr, z1 - t / 2 * nz),
+      P(r1 + t / 2 * nr, z1 + t / 2 * nz), P(r0 + t / 2 * mr, z0 + t / 2 * mz), P(0, z0 + t / 2)};
+  const std::vector<std::array<double, 2>> handle = {P(0, z0 + t / 2), P(r0 + t / 2 * mr, z0 + t / 2),
+                                                     P(r0 + t / 2 * mr, z0 + t / 2 + hh), P(0, z0 + t / 2 + hh)};
+  const double pappus = 2.0 * kPi * (first_moment(skirt) + first_moment(handle));
+  EXPECT_NEAR(total_volume(m), pappus, 0.005 * pappus);
+  EXPECT_LT(total_volume(m), pappus);  // the inscribed 64-gon
+  double zmin = 1e9, zmax = -1e9, rmax = 0;
+  for (const Vec3& x : m.nodes) {
+    zmin = std::min(zmin, x.z());
+    zmax = std::max(zmax, x.z());
+    rmax = std::max(rmax, std::hypot(x.x(), x.y()));
+  }
+  EXPECT_NEAR(zmin, 0.0, 1e-12) << "the lip's lowest corner rests at z = 0";
+  EXPECT_NEAR(zmax, z0 + t / 2 + hh + shift, 1e-12) << "the handle's top";
+  EXPECT_NEAR(rmax, r1 + t / 2 * nr, 1e-12) << "the lip's outer corner";
+}
+
+TEST(Generators, TheSceneCupProfilesAreGoodSolids) {
+  // the three designs of scenes/cup_shapes_*.json, and a wall -> lip thickness law
+  CupParams plunger, octopus, store;
+  plunger.profile = {{0.005, 0.021, 0}, {0.009, 0.0205, 0}, {0.0125, 0.0185, 0}, {0.015, 0.015, 0},
+                     {0.0163, 0.0105, 0}, {0.0168, 0.006, 0}, {0.0172, 0.0025, 0}, {0.0185, 0.0, 0}};
+  plunger.wall_thickness = 0.0025;
+  octopus.profile = {{0.004, 0.022, 0.0012}, {0.0085, 0.0215, 0.001}, {0.0095, 0.016, 0.001}, {0.0098, 0.009, 0.0012},
+                     {0.012, 0.0055, 0.0035}, {0.0165, 0.003, 0.004}, {0.018, 0.002, 0.0035}};
+  store.profile = {{0.005, 0.0065, 0}, {0.009, 0.0055, 0}, {0.014, 0.0035, 0}, {0.0185, 0.0012, 0}, {0.0205, 0.0003, 0}};
+  store.lip_thickness = 0.0008;
+  expect_good_solid(make_cup(plunger), "plunger", 0.05);
+  expect_good_solid(make_cup(octopus), "octopus", 0.05);
+  expect_good_solid(make_cup(store), "store", 0.05);
+}
+
+TEST(Generators, BadProfilesAreInputErrors) {
+  auto bad = [](std::vector<std::array<double, 3>> pts, const std::string& what) {
+    CupParams p;
+    p.profile = std::move(pts);
+    try {
+      make_cup(p);
+      ADD_FAILURE() << "no error for " << what;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+  bad({{0.005, 0.01, 0}}, "at least 2 points");
+  bad({{0.0, 0.01, 0}, {0.02, 0.0, 0}}, "r must be > 0");
+  bad({{0.005, 0.01, 0.002}, {0.02, 0.0, 0}}, "on every point or on none");
+  bad({{0.005, 0.01, 0}, {0.005, 0.01, 0}, {0.02, 0.0, 0}}, "repeats the previous point");
+  bad({{0.005, 0.01, 0}, {0.02, 0.0, 0}, {0.01, 0.02, 0}, {0.012, -0.005, 0}}, "crosses itself");
+  bad({{0.005, 0.01, 0}, {0.02, 0.0, 0}, {0.021, 0.008, 0}}, "the lip must be the cup's lowest point");
+  bad({{0.005, 0.01, 0}, {0.02, 0.0, 0}, {0.006, 0.0005, 0}}, "turns by more than 120 degrees");
+}
+
 TEST(Generators, BadParametersAreInputErrors) {
   CupParams p;
   p.handle_height = p.height;  // no room for the skirt

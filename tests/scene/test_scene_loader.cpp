@@ -326,6 +326,24 @@ TEST(SceneLoader, ParseOverride) {
   EXPECT_THROW(parse_override("settings/dt=1"), InputError);
 }
 
+TEST(SceneLoader, ACupProfileIsReadPointByPoint) {
+  Json doc = base_scene();
+  doc["bodies"][1]["mesh"] = Json::parse(R"({"generator": "cup", "profile": [[0.005, "=0.012"], [0.02, 0.002]]})");
+  EXPECT_TRUE(issues_of(doc).empty()) << dump(issues_of(doc));
+  doc["bodies"][1]["mesh"]["radius"] = 0.02;
+  expect_single_issue(doc, "/bodies/1/mesh/radius", "not used with a profile");
+  doc["bodies"][1]["mesh"] = Json::parse(R"({"generator": "cup", "profile": [[0.005, 0.012], [0.02]]})");
+  expect_single_issue(doc, "/bodies/1/mesh/profile/1", "expected a point of 2 numbers like the first");
+  doc["bodies"][1]["mesh"] = Json::parse(R"({"generator": "cup", "profile": [[-0.005, 0.012], [0.02, 0.002]]})");
+  expect_single_issue(doc, "/bodies/1/mesh/profile/0/0", "expected a value > 0");
+  doc["bodies"][1]["mesh"] = Json::parse(R"({"generator": "cup", "profile": [[0.005, 0.012]]})");
+  expect_single_issue(doc, "/bodies/1/mesh/profile", "at least 2 points");
+  // a geometric error of the generator names the mesh
+  doc["bodies"][1]["mesh"] =
+      Json::parse(R"({"generator": "cup", "profile": [[0.005, 0.01], [0.02, 0], [0.01, 0.02], [0.012, -0.005]]})");
+  expect_single_issue(doc, "/bodies/1/mesh", "crosses itself");
+}
+
 TEST(SceneLoader, MissingMeshFileNamesThePointerAndResolvedPath) {
   Json doc = base_scene();
   doc["bodies"][1]["mesh"] = Json::parse(R"({"file": "meshes/missing.obj"})");
