@@ -181,7 +181,9 @@ SANITIZE_SLOW_TESTS := \
   CurvedSurfaces.TheCupLiftsALightObjectOffAConvexRidge \
   CupShapes.ThePlungerLiftsTheCubeTakingThePressInItsTop \
   CupShapes.TheOctopusSuckerLiftsTheCubeTakingThePressInItsTop \
-  CupShapes.TheStoreBoughtCupLiftsTheCubeFlattened
+  CupShapes.TheStoreBoughtCupLiftsTheCubeFlattened \
+  LowFriction.OnAFrictionlessTopTheCupSlidesTowardTheCornerAndTheCubeDrops \
+  LowFriction.WithFrictionTheCupStaysAndTheCubeHangs
 _sanitize_empty :=
 _sanitize_space := $(_sanitize_empty) $(_sanitize_empty)
 SANITIZE_QUICK_FILTER := -$(subst $(_sanitize_space),:,$(strip $(SANITIZE_SLOW_TESTS)))
