@@ -12,6 +12,7 @@
 #   make demo-native  native build, then: suction run scenes/default.json (a text summary)
 #   make web      assemble build/web (web/ + three.js + the wasm-web module + scenes/)
 #   make test-web node unit tests of web/ (node --test web/test/) + the chromium e2e test
+#   make bunny-mesh  scenes/meshes/bunny.obj from the npm package bunny (web/tools/bunny_mesh.mjs)
 #   make bench    native build, then: suction bench on cup_fall, default, ground, rigid_lift,
 #                 pull_test (per-stage tables); the compliance sweep; wasm (node) against native
 #                 over the whole of ground, rigid_lift, pull_test; then bench-browser
@@ -78,7 +79,7 @@ export CTEST_OUTPUT_ON_FAILURE := 1
 .PHONY: all test deps native wasm cuda table2 convergence demo bench clean \
         test-native test-wasm configure-native configure-wasm configure-cuda \
         wasm-web configure-wasm-web bench-wasm bench-browser \
-        web web-deps serve demo-native test-web test-web-unit test-web-e2e
+        web web-deps serve demo-native test-web test-web-unit test-web-e2e bunny-mesh
 
 all: native  ## plain `make`: the native build
 
@@ -358,6 +359,11 @@ demo: deps
 	@$(MAKE) web SUCTION_DEPS_CHECKED=1
 	@echo "==> the browser simulator: open http://localhost:$(PORT)/ (Ctrl-C stops the server)"
 	PORT=$(PORT) $(NODE) scripts/serve.mjs $(WEB_DIR)
+
+# scenes/meshes/bunny.obj from the npm package bunny (web/tools/bunny_mesh.mjs; the unit test
+# web/test/bunny_mesh.test.mjs checks that the committed file is what this makes)
+bunny-mesh: web-deps
+	$(NODE) web/tools/bunny_mesh.mjs scenes/meshes/bunny.obj
 
 test-web-unit: web-deps
 	@echo "==> test web: unit tests (node --test web/test/)"
