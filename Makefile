@@ -184,7 +184,8 @@ SANITIZE_SLOW_TESTS := \
   CupShapes.TheOctopusSuckerLiftsTheCubeTakingThePressInItsTop \
   CupShapes.TheStoreBoughtCupLiftsTheCubeFlattened \
   LowFriction.OnAFrictionlessTopTheCupSlidesTowardTheCornerAndTheCubeDrops \
-  LowFriction.WithFrictionTheCupStaysAndTheCubeHangs
+  LowFriction.WithFrictionTheCupStaysAndTheCubeHangs \
+  OrganicObject.TheCupSealsOnTheBunnysBackAndLiftsIt
 _sanitize_empty :=
 _sanitize_space := $(_sanitize_empty) $(_sanitize_empty)
 SANITIZE_QUICK_FILTER := -$(subst $(_sanitize_space),:,$(strip $(SANITIZE_SLOW_TESTS)))
