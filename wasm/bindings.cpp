@@ -8,6 +8,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -33,8 +34,12 @@ int set_threads(int n) {
 int threads() { return suction::thread_count(); }
 
 /// writes a file into the module's file system (MEMFS in the browser), e.g. a mesh that a
-/// scene references relative to its baseDir; '' or the error
+/// scene references relative to its baseDir, creating its folders; '' or the error
 std::string write_file(const std::string& path, const std::string& data) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  if (ec) return "cannot create '" + parent.string() + "': " + ec.message();
   std::ofstream out(path, std::ios::binary);
   if (!out) return "cannot open '" + path + "' for writing";
   out.write(data.data(), static_cast<std::streamsize>(data.size()));

@@ -343,3 +343,21 @@ test('takeWarnings hands out the watchdog warnings of the steps, once', async ()
     assert.deepStrictEqual(Array.from(sim.takeWarnings()), [], 'handed out once');
   } finally { sim.delete(); }
 });
+
+test('writeFile creates the folders of a mesh a scene keeps below its own folder', async () => {
+  const m = await module();
+  const os = require('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'suction-writefile-'));
+  try {
+    const obj = fs.readFileSync(path.join(scenesDir, 'meshes', 'bunny.obj'));
+    assert.strictEqual(m.writeFile(path.join(dir, 'meshes', 'bunny.obj'), obj), '');
+    assert.ok(fs.readFileSync(path.join(dir, 'meshes', 'bunny.obj')).equals(obj), 'the bytes written');
+    // the organic object loads from that folder as the page stages it
+    const sim = new m.Simulator();
+    assert.strictEqual(sim.load(sceneText('organic_object.json'), dir), '');
+    sim.delete();
+    assert.match(m.writeFile(path.join(dir, 'meshes', 'bunny.obj', 'x'), 'x'), /cannot/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

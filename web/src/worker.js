@@ -1,6 +1,7 @@
 // The simulation worker (a module worker): loads the wasm module, owns the Simulator through
 // SimHost, and talks to the page with messages (docs/web.md, "Messages").
 import { SimHost } from './sim_host.js';
+import { meshFiles, meshPathIsLocal } from './mesh_files.js';
 
 let host = null;
 const queue = [];
@@ -50,18 +51,6 @@ async function init(backend) {
   }
 }
 
-/** The mesh files a scene names ("mesh": {"file": ...}), relative to its folder. */
-function meshFiles(doc, out = new Set()) {
-  if (Array.isArray(doc)) for (const x of doc) meshFiles(x, out);
-  else if (doc && typeof doc === 'object') {
-    for (const [k, v] of Object.entries(doc)) {
-      if (k === 'mesh' && v && typeof v.file === 'string') out.add(v.file);
-      else meshFiles(v, out);
-    }
-  }
-  return out;
-}
-
 /**
  * Scenes that read mesh files: fetch them from the server (build/web/scenes/) and write them
  * into the module's in-memory file system under /tmp, which becomes the scene's baseDir.
@@ -73,8 +62,8 @@ async function stageMeshFiles(msg) {
   if (!files.length) return msg;
   if (!host.M.writeFile) throw new Error('this module cannot receive mesh files (no writeFile)');
   for (const f of files) {
-    if (f.startsWith('/') || f.split('/').includes('..') || f.includes('/')) {
-      throw new Error(`mesh file '${f}': only files next to the scene can be loaded in the browser`);
+    if (!meshPathIsLocal(f)) {
+      throw new Error(`mesh file '${f}': only files in the scene's folder (or below it) can be loaded in the browser`);
     }
     const r = await fetch(new URL(`../${msg.baseDir || 'scenes'}/${f}`, import.meta.url));
     if (!r.ok) throw new Error(`mesh file '${f}': HTTP ${r.status}`);
