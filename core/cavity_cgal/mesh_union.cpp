@@ -127,6 +127,11 @@ struct OriginVisitor : public PMP::Corefinement::Default_visitor<Mesh> {
 
 }  // namespace
 
+void check_union_input(const UnionMesh& m, const std::string& name) {
+  Mesh checked;
+  build_input(m, 0, name, checked);
+}
+
 std::vector<UnionComponent> mesh_union_components(const UnionMesh& a, const UnionMesh& b) {
   Mesh ma, mb, out;
   build_input(a, 0, "mesh a", ma);

@@ -32,6 +32,12 @@ class MeshUnionError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Checks that `m` can enter a union: a closed, outward-oriented 2-manifold without
+/// self-intersections and with finite coordinates.  Throws MeshUnionError starting with `name`
+/// otherwise (the scene loader calls it on mesh files, so a bad file is an error at load time
+/// rather than when its body first seals).
+void check_union_input(const UnionMesh& m, const std::string& name);
+
 /// Union of a and b (CGAL Polygon Mesh Processing corefinement), split into connected
 /// components (sorted by decreasing |volume|).  Two disjoint meshes give two components.
 /// Throws MeshUnionError naming the offending mesh ("mesh a"/"mesh b") when an input is not

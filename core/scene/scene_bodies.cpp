@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cavity_cgal/mesh_union.h"
 #include "mesh/generators.h"
 #include "mesh/mesh_io.h"
 #include "model/build.h"
@@ -204,6 +205,23 @@ void read_mesh_file(SceneBuild& b, const Json& v, const std::string& ptr, bool f
   } else {
     out.surface = read_surface(resolved.string(), limits);
     for (auto& x : out.surface.vertices) x *= scale;
+  }
+  // the cavities' union needs a surface without self-intersections: a file that has them is an
+  // error now, not when its body first seals (generated meshes have none by construction)
+  {
+    UnionMesh u;
+    if (fem) {
+      const BoundarySurface s = extract_boundary(out.tets);
+      u = UnionMesh{s.surface.vertices, s.surface.triangles};
+    } else {
+      u = UnionMesh{out.surface.vertices, out.surface.triangles};
+    }
+    try {
+      check_union_input(u, "the mesh");
+    } catch (const MeshUnionError& e) {
+      r.issue(o.at("file"), "'" + *file + "': " + e.what());
+      return;
+    }
   }
   out.ok = true;
 }

@@ -379,6 +379,46 @@ TEST(SceneLoader, RigidBodyFromAnObjFileRelativeToTheScene) {
   fs::remove_all(dir);
 }
 
+TEST(SceneLoader, ASelfIntersectingMeshFileIsAnErrorAtLoad) {
+  // two unit cubes, each closed and outward, the second pushed half into the first: the file is
+  // a closed 2-manifold, but the cavities' union cannot take it
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "suction_scene_test_selfx";
+  fs::create_directories(dir);
+  {
+    std::FILE* f = std::fopen((dir / "cubes.obj").string().c_str(), "w");
+    for (double o : {0.0, 0.5})
+      std::fprintf(f, "v %g 0 0\nv %g 0 0\nv %g 1 0\nv %g 1 0\nv %g 0 1\nv %g 0 1\nv %g 1 1\nv %g 1 1\n", o, o + 1,
+                   o + 1, o, o, o + 1, o + 1, o);
+    for (int k : {0, 8})
+      std::fprintf(f, "f %d %d %d %d\nf %d %d %d %d\nf %d %d %d %d\nf %d %d %d %d\nf %d %d %d %d\nf %d %d %d %d\n",
+                   k + 1, k + 4, k + 3, k + 2, k + 5, k + 6, k + 7, k + 8, k + 1, k + 2, k + 6, k + 5, k + 2, k + 3,
+                   k + 7, k + 6, k + 3, k + 4, k + 8, k + 7, k + 4, k + 1, k + 5, k + 8);
+    std::fclose(f);
+  }
+  Json doc = base_scene();
+  doc["bodies"][1]["mesh"] = Json::parse(R"({"file": "cubes.obj", "scale": 0.02})");
+  std::vector<SceneIssue> issues;
+  try {
+    load_scene_text(doc.dump(), dir.string(), {});
+  } catch (const SceneError& e) {
+    issues = e.issues();
+  }
+  ASSERT_EQ(issues.size(), 1u) << dump(issues);
+  EXPECT_EQ(issues[0].pointer, "/bodies/1/mesh/file");
+  EXPECT_NE(issues[0].message.find("'cubes.obj': the mesh self-intersects"), std::string::npos) << dump(issues);
+  // one cube alone loads
+  {
+    std::FILE* f = std::fopen((dir / "cube.obj").string().c_str(), "w");
+    std::fputs("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+               "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n", f);
+    std::fclose(f);
+  }
+  doc["bodies"][1]["mesh"] = Json::parse(R"({"file": "cube.obj", "scale": 0.02})");
+  EXPECT_NO_THROW(load_scene_text(doc.dump(), dir.string(), {}));
+  fs::remove_all(dir);
+}
+
 TEST(SceneLoader, FemBodiesNeedATetMeshFile) {
   Json doc = base_scene();
   std::string obj = (std::filesystem::temp_directory_path() / "suction_scene_test_cube.obj").string();
