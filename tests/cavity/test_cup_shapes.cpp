@@ -11,18 +11,14 @@
 #include <cstdio>
 
 #include "scene/scene.h"
+#include "cavity/story.h"
 #include "sim/simulation.h"
 
 using namespace suction;
 
 namespace {
 
-int probe(const Model& m, const std::string& name) {
-  for (size_t i = 0; i < m.probes.size(); ++i)
-    if (m.probes[i].name == name) return static_cast<int>(i);
-  ADD_FAILURE() << "no probe " << name;
-  return 0;
-}
+using story::probe;
 
 struct Story {
   double roof = 0.0, shoulder = 0.0;  // heights above the cube's top after the press, / initial
@@ -39,8 +35,7 @@ Story run(const std::string& design) {
   const int pf = probe(m, "hand_force"), pz = probe(m, "object_z"), pr = probe(m, "roof_z"),
             ps = probe(m, "shoulder_z"), pc = probe(m, "cube_contact"), ph = probe(m, "suction");
   const double g = m.settings.gravity.norm(), half_cube = 0.025;
-  double cup_mass = 0.0;
-  for (double x : m.fem[0].node_mass) cup_mass += x;
+  const double cup_mass = story::fem_mass(m, 0);
   Story s;
   s.cube_weight = m.rigid[0].mass * g;
   s.weights = s.cube_weight + cup_mass * g;

@@ -8,18 +8,14 @@
 #include <cstdio>
 
 #include "scene/scene.h"
+#include "cavity/story.h"
 #include "sim/simulation.h"
 
 using namespace suction;
 
 namespace {
 
-int probe(const Model& m, const std::string& name) {
-  for (size_t i = 0; i < m.probes.size(); ++i)
-    if (m.probes[i].name == name) return static_cast<int>(i);
-  ADD_FAILURE() << "no probe " << name;
-  return 0;
-}
+using story::probe;
 
 struct Pull {
   bool sealed = false, held_at_pull = false;

@@ -11,6 +11,7 @@
 
 #include "probes/probes.h"
 #include "scene/scene.h"
+#include "cavity/story.h"
 #include "sim/simulation.h"
 
 using namespace suction;
@@ -35,8 +36,7 @@ Slide run(double mu, double dt = 0.0) {
   Simulation sim(load_scene_file(std::string(SUCTION_SCENES_DIR) + "/low_friction.json", o));
   const Model& m = sim.model();
   const std::vector<int>& lip = m.fem[0].node_sets.at("lip");
-  double cup_mass = 0.0;
-  for (double x : m.fem[0].node_mass) cup_mass += x;
+  const double cup_mass = story::fem_mass(m, 0);
   const double g = m.settings.gravity.norm();
   Slide s;
   s.weights = (cup_mass + m.rigid[0].mass) * g;

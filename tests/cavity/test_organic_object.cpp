@@ -10,18 +10,14 @@
 
 #include "probes/probes.h"
 #include "scene/scene.h"
+#include "cavity/story.h"
 #include "sim/simulation.h"
 
 using namespace suction;
 
 namespace {
 
-int probe(const Model& m, const std::string& name) {
-  for (size_t i = 0; i < m.probes.size(); ++i)
-    if (m.probes[i].name == name) return static_cast<int>(i);
-  ADD_FAILURE() << "no probe " << name;
-  return 0;
-}
+using story::probe;
 
 struct Lift {
   bool sealed_in_press = false, sealed_throughout = true;
@@ -40,8 +36,7 @@ Lift run(double dt = 0.0) {
   const int pf = probe(m, "hand_force"), pl = probe(m, "bunny_lift"), ps = probe(m, "suction"),
             pc = probe(m, "bunny_contact");
   const double g = m.settings.gravity.norm();
-  double cup_mass = 0.0;
-  for (double x : m.fem[0].node_mass) cup_mass += x;
+  const double cup_mass = story::fem_mass(m, 0);
   Lift r;
   r.bunny_weight = m.rigid[0].mass * g;
   r.weights = r.bunny_weight + cup_mass * g;

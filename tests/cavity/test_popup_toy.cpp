@@ -12,6 +12,7 @@
 #include "model/springs.h"
 #include "probes/probes.h"
 #include "scene/scene.h"
+#include "cavity/story.h"
 #include "sim/simulation.h"
 
 using namespace suction;
@@ -24,12 +25,7 @@ Model load_toy(const std::vector<std::string>& sets = {}) {
   return load_scene_file(std::string(SUCTION_SCENES_DIR) + "/popup_toy.json", o);
 }
 
-int probe(const Model& m, const std::string& name) {
-  for (size_t i = 0; i < m.probes.size(); ++i)
-    if (m.probes[i].name == name) return static_cast<int>(i);
-  ADD_FAILURE() << "no probe " << name;
-  return 0;
-}
+using story::probe;
 
 /// the vertical force of every spring between the head and the base on the head [N]
 double lattice_force_on_head(const Model& m, const State& s, int head) {
