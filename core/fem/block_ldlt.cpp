@@ -140,6 +140,14 @@ bool panel_cholesky(double* L, int n, int k) {
 // The same for a wide panel, by Eigen's blocked kernels: L11 by its blocked LLT (GEMM-based
 // updates), L21 = A21 L11⁻ᵀ by a triangular solve.  The loops above run at about a GFLOP/s;
 // the cup's root supernode (240 columns) alone is 4.6 MFLOP.
+// In WebAssembly, Eigen 3.4 has no SIMD backend and its GEMM kernel is scalar, while our plain
+// loops are vectorized by the compiler (SIMD128): there the wide panels and supernodes take the
+// plain loops too (docs/decisions.md, Speed).
+#if defined(__EMSCRIPTEN__)
+constexpr bool kEigenBlocked = false;
+#else
+constexpr bool kEigenBlocked = true;
+#endif
 constexpr int kBlockedPanel = 64;
 bool panel_cholesky_blocked(double* L, int n, int k) {
   using Stride = Eigen::OuterStride<>;
@@ -149,6 +157,12 @@ bool panel_cholesky_blocked(double* L, int n, int k) {
   if (llt.info() != Eigen::Success) return false;
   if (n > k) P.topRows(k).triangularView<Eigen::Lower>().transpose().solveInPlace<Eigen::OnTheRight>(P.bottomRows(n - k));
   return true;
+}
+
+// y -= a t for rows of M doubles
+template <int M>
+inline void subtract_scaled_row(double* __restrict y, double a, const double* __restrict t) {
+  for (int c = 0; c < M; ++c) y[c] -= a * t[c];
 }
 
 // C += Aᵀ B for two k × 16 row-major blocks A, B (the rows of one supernode's columns of two
@@ -438,7 +452,8 @@ bool BlockCholesky::factorize(const SparseMatrix& A) {
         tcol[c] = static_cast<std::ptrdiff_t>(rowsK[up.r1 + c] - c0) * nJ;
       update(values_.data() + sn_valptr_[K] + up.r1, nK, kK, m, w, rel, tcol, LJ);
     }
-    if (!(kJ >= kBlockedPanel ? panel_cholesky_blocked(LJ, nJ, kJ) : panel_cholesky(LJ, nJ, kJ))) return false;
+    if (!(kEigenBlocked && kJ >= kBlockedPanel ? panel_cholesky_blocked(LJ, nJ, kJ) : panel_cholesky(LJ, nJ, kJ)))
+      return false;
   }
   factorized_ = true;
   return true;
@@ -575,7 +590,7 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
       const int kJ = sn_col_[J + 1] - sn_col_[J];
       double* __restrict X = Y + static_cast<size_t>(sn_col_[J]) * m;
       const double* L = values_.data() + sn_valptr_[J];
-      if (kJ >= kBlockedPanel / 2) {  // a wide supernode: Eigen's blocked TRSM and GEMM
+      if (kEigenBlocked && kJ >= kBlockedPanel / 2) {  // a wide supernode: Eigen's blocked TRSM and GEMM
         using Stride = Eigen::OuterStride<>;
         Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, m, Eigen::RowMajor>> Xm(X, kJ, m);
         const Eigen::Map<const Eigen::MatrixXd, 0, Stride> L11(L, kJ, kJ, Stride(nJ));
@@ -589,13 +604,15 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
         }
         continue;
       }
-      using Row = Eigen::Array<double, 1, m>;
+      // column by column: x_j /= L_jj, then every row below loses L_ij x_j (16-wide rows, plain
+      // loops that vectorize natively and in WebAssembly, where Eigen's would be scalar)
       for (int j = 0; j < kJ; ++j, L += nJ) {
-        Eigen::Map<Row> xj(X + static_cast<size_t>(j) * m);
-        xj *= 1.0 / L[j];
-        const Row t = xj;
-        for (int i = j + 1; i < kJ; ++i) Eigen::Map<Row>(X + static_cast<size_t>(i) * m) -= L[i] * t;
-        for (int i = kJ; i < nJ; ++i) Eigen::Map<Row>(Y + static_cast<size_t>(rows[i]) * m) -= L[i] * t;
+        double* __restrict xj = X + static_cast<size_t>(j) * m;
+        const double inv = 1.0 / L[j];
+        double t[m];
+        for (int c = 0; c < m; ++c) t[c] = xj[c] *= inv;
+        for (int i = j + 1; i < kJ; ++i) subtract_scaled_row<m>(X + static_cast<size_t>(i) * m, L[i], t);
+        for (int i = kJ; i < nJ; ++i) subtract_scaled_row<m>(Y + static_cast<size_t>(rows[i]) * m, L[i], t);
       }
     }
     size_t total = 0;
