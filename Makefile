@@ -16,7 +16,8 @@
 #   make bench    native build, then: suction bench on cup_fall, default, ground, rigid_lift,
 #                 pull_test (per-stage tables); the compliance sweep; wasm (node) against native
 #                 over the whole of ground, rigid_lift, pull_test; then bench-browser
-#   make bench-wasm   wasm (node) against native, 200 steps of default and cup_fall (a table)
+#   make bench-wasm   wasm (node, the page's SIMD build in build/wasm-bench) against native,
+#                 200 steps of default and cup_fall (a table)
 #   make bench-browser  wasm-web, web, then bench/browser_rtf.mjs: the real-time factor in
 #                 headless chromium of ground, rigid_lift, pull_test (a table; JSON in build/bench)
 #   make soak     native build, then every scene looped SOAK_STEPS (20000) steps by `suction soak`
@@ -78,7 +79,7 @@ export CTEST_OUTPUT_ON_FAILURE := 1
 
 .PHONY: all test deps native wasm cuda table2 convergence demo bench clean \
         test-native test-wasm configure-native configure-wasm configure-cuda \
-        wasm-web configure-wasm-web bench-wasm bench-browser \
+        wasm-web configure-wasm-web bench-wasm wasm-bench configure-wasm-bench bench-browser \
         web web-deps serve demo-native test-web test-web-unit test-web-e2e bunny-mesh
 
 all: native  ## plain `make`: the native build
@@ -275,9 +276,20 @@ convergence: native
 # BENCH_WASM_SCENES (the script's SCENES) and BENCH_WASM_STEPS (a count, or `whole`) override
 BENCH_WASM_SCENES ?=
 BENCH_WASM_STEPS  ?=
-bench-wasm: native wasm
+# the node module with the page's code generation (-msimd128; node runs it on one thread) for
+# bench-wasm: the test build (build/wasm) has no SIMD, and Eigen's kernels differ without it
+WASM_BENCH_DIR := $(BUILD_DIR)/wasm-bench
+configure-wasm-bench: deps
+	$(call configure_once,$(WASM_BENCH_DIR),wasm-bench,$(EMCMAKE) $(CMAKE) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DCMAKE_CROSSCOMPILING_EMULATOR=$(NODE) -DSUCTION_WASM_SIMD=ON)
+
+wasm-bench: configure-wasm-bench
+	@echo "==> build wasm-bench (the node module with SIMD)"
+	$(CMAKE) --build $(WASM_BENCH_DIR) -j $(JOBS) --target suction_wasm_node
+
+bench-wasm: native wasm-bench
 	$(if $(BENCH_WASM_SCENES),SCENES="$(BENCH_WASM_SCENES)") bench/wasm_vs_native.sh $(SUCTION_BIN) \
-	  $(WASM_DIR)/wasm/suction_wasm_node.js $(BENCH_WASM_STEPS)
+	  $(WASM_BENCH_DIR)/wasm/suction_wasm_node.js $(BENCH_WASM_STEPS)
 
 # the browser's real-time factor: each scene's whole duration in headless chromium at the page's
 # highest speed (bench/browser_rtf.mjs; needs the page, built as for test-web-e2e).
