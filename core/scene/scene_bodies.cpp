@@ -149,6 +149,9 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
           if (arity == 3) x[2] = r.number(q[2], pointer_child(qa, size_t{2}), Bounds::positive()).value_or(1.0);
           p.profile.push_back(x);
         }
+        if (arity == 3)
+          for (const char* law : {"wall_thickness", "lip_thickness"})
+            if (o.has(law)) r.issue(o.at(law), "not used when the profile's points give their thickness");
       }
       for (const char* derived : {"radius", "height", "lip_angle_deg", "handle_radius"})
         if (o.has(derived))

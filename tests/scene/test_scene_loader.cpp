@@ -332,6 +332,9 @@ TEST(SceneLoader, ACupProfileIsReadPointByPoint) {
   EXPECT_TRUE(issues_of(doc).empty()) << dump(issues_of(doc));
   doc["bodies"][1]["mesh"]["radius"] = 0.02;
   expect_single_issue(doc, "/bodies/1/mesh/radius", "not used with a profile");
+  doc["bodies"][1]["mesh"] = Json::parse(
+      R"({"generator": "cup", "profile": [[0.005, 0.012, 0.002], [0.02, 0.002, 0.001]], "lip_thickness": 0.001})");
+  expect_single_issue(doc, "/bodies/1/mesh/lip_thickness", "not used when the profile's points give their thickness");
   doc["bodies"][1]["mesh"] = Json::parse(R"({"generator": "cup", "profile": [[0.005, 0.012], [0.02]]})");
   expect_single_issue(doc, "/bodies/1/mesh/profile/1", "expected a point of 2 numbers like the first");
   doc["bodies"][1]["mesh"] = Json::parse(R"({"generator": "cup", "profile": [[-0.005, 0.012], [0.02, 0.002]]})");
