@@ -55,6 +55,7 @@ void BenchStats::add(const StepProfile& p) {
   sum_contacts_ += p.contacts;
   sum_cavities_ += p.cavities;
   sum_iterations_ += p.solver_iterations;
+  unions_ += p.cavity_unions;
   max_constraints_ = samples_ == 0 ? p.constraints : std::max(max_constraints_, p.constraints);
   ++samples_;
 }
@@ -72,9 +73,9 @@ std::string format_bench_table(const BenchStats& stats, const ModelCounts& count
   char line[256];
   std::string out;
   std::snprintf(line, sizeof(line),
-                "FEM nodes %d   collision nodes %d   mean constraints %.2f   steps %ld\n",
+                "FEM nodes %d   collision nodes %d   mean constraints %.2f   steps %ld   unions %ld\n",
                 counts.fem_nodes, counts.collision_nodes, stats.mean_constraints(),
-                stats.samples());
+                stats.samples(), stats.cavity_unions());
   out += line;
   // heading
   std::snprintf(line, sizeof(line), "%-9s", "");
@@ -113,6 +114,7 @@ nlohmann::json bench_json(const BenchStats& stats, const ModelCounts& counts) {
           {"mean_contacts", stats.mean_contacts()},
           {"mean_cavities", stats.mean_cavities()},
           {"mean_solver_iterations", stats.mean_solver_iterations()},
+          {"cavity_unions", stats.cavity_unions()},
           {"stages", stages},
           {"other", timing_json(stats.other())},
           {"total", timing_json(stats.total())}};

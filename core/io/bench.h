@@ -46,6 +46,8 @@ class BenchStats {
   double mean_contacts() const { return mean(sum_contacts_); }
   double mean_cavities() const { return mean(sum_cavities_); }
   double mean_solver_iterations() const { return mean(sum_iterations_); }
+  /// mesh unions computed over the timed steps (the cavity stage's dominant cost when they run)
+  long cavity_unions() const { return unions_; }
   int max_constraints() const { return max_constraints_; }
 
  private:
@@ -57,6 +59,7 @@ class BenchStats {
   double sum_other_ = 0.0, max_other_ = 0.0;
   double sum_constraints_ = 0.0, sum_contacts_ = 0.0, sum_cavities_ = 0.0, sum_iterations_ = 0.0;
   int max_constraints_ = 0;
+  long unions_ = 0;
 };
 
 /// The timing table, columns as the paper's Table 1 plus "other" (leak + correction):
@@ -65,12 +68,13 @@ class BenchStats {
 ///   mean ms        9.021      0.401     3.130      21.310    1.330    0.120   38.510
 ///   max ms        ...
 ///
-/// preceded by a line with FEM nodes, collision nodes, mean constraints and the sample count.
+/// preceded by a line with FEM nodes, collision nodes, mean constraints, the sample count and
+/// the mesh unions computed over them.
 std::string format_bench_table(const BenchStats& stats, const ModelCounts& counts);
 
 /// The same as JSON:
 ///   {"steps": n, "fem_nodes", "collision_nodes", "mean_constraints", "mean_contacts",
-///    "mean_cavities", "mean_solver_iterations",
+///    "mean_cavities", "mean_solver_iterations", "cavity_unions",
 ///    "stages": {"<stage_name>": {"mean_ms", "max_ms"}, ...},   // all seven stages
 ///    "other": {...}, "total": {"mean_ms", "max_ms"}}
 nlohmann::json bench_json(const BenchStats& stats, const ModelCounts& counts);

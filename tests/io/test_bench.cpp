@@ -14,6 +14,7 @@ StepProfile profile_with(double scale, int constraints) {
   p.contacts = constraints / 3;
   p.cavities = 1;
   p.solver_iterations = 10;
+  p.cavity_unions = constraints == 60 ? 2 : 0;
   return p;
 }
 
@@ -38,6 +39,7 @@ TEST(Bench, MeanAndMaxPerStage) {
   EXPECT_DOUBLE_EQ(stats.mean_contacts(), 20.0);
   EXPECT_DOUBLE_EQ(stats.mean_cavities(), 1.0);
   EXPECT_DOUBLE_EQ(stats.mean_solver_iterations(), 10.0);
+  EXPECT_EQ(stats.cavity_unions(), 2);  // a count over the steps, not a mean
 }
 
 TEST(Bench, MaxStartsFromFirstSampleAndClearResets) {
