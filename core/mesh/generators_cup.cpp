@@ -197,7 +197,10 @@ TetMesh make_profile_cup(const CupParams& p, const MeshLimits& limits) {
   // element size along the skirt as for the default cup, with the first point's thickness as
   // the wall and the last point's radius as the cup's
   const double spacing = 1.15 * std::sqrt(thick[0] / p.layers * kPi * pts.back().x() / p.resolution);
-  const int n_flat = std::max(1, static_cast<int>(std::lround(pts[0].x() / spacing)));
+  // counts as doubles first: a huge profile must hit the limits, not overflow an int
+  const double flat = std::max(1.0, std::round(pts[0].x() / spacing));
+  check_mesh_limit(flat, limits.max_nodes, "nodes", "max_nodes", "cup");
+  const int n_flat = static_cast<int>(flat);
   std::vector<int> subdivisions;
   double stations = n_flat + 1.0;
   for (size_t k = 1; k < n; ++k) {

@@ -259,6 +259,9 @@ TEST(Generators, BadProfilesAreInputErrors) {
   bad({{0.005, 0.01, 0}, {0.02, 0.0, 0}, {0.01, 0.02, 0}, {0.012, -0.005, 0}}, "crosses itself");
   bad({{0.005, 0.01, 0}, {0.02, 0.0, 0}, {0.021, 0.008, 0}}, "the lip must be the cup's lowest point");
   bad({{0.005, 0.01, 0}, {0.02, 0.0, 0}, {0.006, 0.0005, 0}}, "turns by more than 120 degrees");
+  // absurd sizes hit the mesh limits before anything is allocated or overflows
+  bad({{1e12, 0.01, 0}, {2e12, 0.0, 0}}, "max_nodes");
+  bad({{0.005, 1e12, 0}, {0.02, 0.0, 0}}, "max_nodes");
 }
 
 TEST(Generators, BadParametersAreInputErrors) {
