@@ -104,10 +104,8 @@ TetMesh build_cup(const std::vector<Station>& stations, int n_flat, double skirt
 
   // the skirt must not fold: every triangle of its grid turns the same way
   int positive = 0, negative = 0;
-  for (const Tri& t : profile.triangles) {
-    const Vec2 u = profile.nodes[t[1]] - profile.nodes[t[0]], v = profile.nodes[t[2]] - profile.nodes[t[0]];
-    (u.x() * v.y() - u.y() * v.x() > 0 ? positive : negative)++;
-  }
+  for (const Tri& t : profile.triangles)
+    (signed_area2(profile.nodes[t[0]], profile.nodes[t[1]], profile.nodes[t[2]]) > 0 ? positive : negative)++;
   if (positive > 0 && negative > 0)
     throw InputError("make_cup: the skirt folds on itself (thickness too large for its curvature)");
 
@@ -136,12 +134,10 @@ void check_cup_counts(double stations, double n_flat, double handle_height, doub
   check_mesh_limit(6.0 * profile_nodes * p.resolution, limits.max_elements, "tetrahedra", "max_elements", "cup");
 }
 
+// whether segments ab and cd cross at a point inside both (touching is not crossing)
 bool segments_cross(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d) {
-  auto orient = [](const Vec2& p, const Vec2& q, const Vec2& r) {
-    const Vec2 u = q - p, v = r - p;
-    return u.x() * v.y() - u.y() * v.x();
-  };
-  const double o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
+  const double o1 = signed_area2(a, b, c), o2 = signed_area2(a, b, d), o3 = signed_area2(c, d, a),
+               o4 = signed_area2(c, d, b);
   return ((o1 > 0) != (o2 > 0)) && ((o3 > 0) != (o4 > 0)) && o1 != 0 && o2 != 0 && o3 != 0 && o4 != 0;
 }
 
@@ -156,7 +152,6 @@ TetMesh make_profile_cup(const CupParams& p, const MeshLimits& limits) {
   require(p.resolution >= 8, "resolution must be >= 8");
   require(p.layers >= 1, "layers must be >= 1");
   std::vector<Vec2> pts;
-  std::vector<double> thick;
   const bool given = p.profile[0][2] != 0.0;
   for (size_t k = 0; k < n; ++k) {
     const auto& q = p.profile[k];
@@ -179,6 +174,7 @@ TetMesh make_profile_cup(const CupParams& p, const MeshLimits& limits) {
   // thickness at each point: given, or wall -> lip linear in arc length
   std::vector<double> s(n, 0.0);
   for (size_t k = 1; k < n; ++k) s[k] = s[k - 1] + (pts[k] - pts[k - 1]).norm();
+  std::vector<double> thick;
   for (size_t k = 0; k < n; ++k)
     thick.push_back(given ? p.profile[k][2]
                           : p.wall_thickness + (p.lip_thickness - p.wall_thickness) * s[k] / s[n - 1]);

@@ -10,12 +10,6 @@ namespace suction {
 
 namespace {
 
-// twice the signed area of the 2D triangle (a, b, c)
-double signed_area2(const Eigen::Vector2d& a, const Eigen::Vector2d& b, const Eigen::Vector2d& c) {
-  const Eigen::Vector2d u = b - a, v = c - a;
-  return u.x() * v.y() - u.y() * v.x();
-}
-
 // splits a prism (bottom a0 b0 c0, top a1 b1 c1 = local 0..5, global indices g) in 3 tets with
 // the min-global-index rule: the cone from the smallest vertex m over the faces not containing
 // m; the quad not containing m is cut along the diagonal through its own smallest vertex
@@ -72,6 +66,11 @@ void triangulate_band(const std::vector<int>& inner, const std::vector<int>& out
 }
 
 }  // namespace
+
+double signed_area2(const Eigen::Vector2d& a, const Eigen::Vector2d& b, const Eigen::Vector2d& c) {
+  const Eigen::Vector2d u = b - a, v = c - a;
+  return u.x() * v.y() - u.y() * v.x();
+}
 
 void triangulate_grid(const std::vector<std::vector<int>>& rows, Profile2D& profile) {
   const auto& x = profile.nodes;

@@ -20,6 +20,9 @@ struct Profile2D {
 /// Checks the swept counts against `limits` first.
 TetMesh revolve_profile(const Profile2D& profile, int segments, const MeshLimits& limits, const std::string& what);
 
+/// Twice the signed area of the 2D triangle (a, b, c): > 0 when it turns counter-clockwise.
+double signed_area2(const Eigen::Vector2d& a, const Eigen::Vector2d& b, const Eigen::Vector2d& c);
+
 /// Adds the triangles of a structured grid of nodes (rows of equal length, row-major indices
 /// into the profile), splitting each quad along its shorter diagonal.
 void triangulate_grid(const std::vector<std::vector<int>>& rows, Profile2D& profile);
