@@ -4,7 +4,7 @@ draws docs/img/cup_shapes.png: each cup's cross-section (the plane y = 0) at res
 hanging, and the probes of the three runs.
 
 Needs matplotlib (Debian: python3-matplotlib).  Exits 1 if a run fails."""
-import argparse
+import math
 import os
 import re
 import subprocess
@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from suction_cli import DEFAULT_CLI, ROOT, run_scene  # noqa: E402
+from suction_cli import ROOT, run_scene, save_figure, story_args  # noqa: E402
 
 DESIGNS = ("plunger", "octopus", "store")
 FRAMES = ((0, "at rest", "0.6"), (8, "pressed (0.8 s)", "tab:blue"), (20, "hanging (2.0 s)", "tab:red"))
@@ -53,21 +53,13 @@ def section(points, cells):
                     pts.append((pa[0] + s * (pb[0] - pa[0]), pa[2] + s * (pb[2] - pa[2])))
         if len(pts) >= 3:
             cx, cz = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
-            import math
             pts.sort(key=lambda p: math.atan2(p[1] - cz, p[0] - cx))
             polys.append(pts)
     return polys
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--suction", default=DEFAULT_CLI)
-    ap.add_argument("--out", default=os.path.join(ROOT, "build/cup_shapes"))
-    ap.add_argument("--figure", default=os.path.join(ROOT, "docs/img/cup_shapes.png"))
-    a = ap.parse_args()
-    if not os.access(a.suction, os.X_OK):
-        sys.exit(f"cup_shapes.py: no suction CLI at {a.suction} (make native)")
-    os.makedirs(a.out, exist_ok=True)
+    a = story_args(__doc__, "cup_shapes")
     fig, axes = plt.subplots(2, 3, figsize=(13, 7.5))
     print("| design | roof after the press | shoulder after the press | lowest pressure | lifted | hand force hanging |")
     print("|---|---|---|---|---|---|")
@@ -112,9 +104,7 @@ def main():
         ax.set_title(title)
         ax.set_xlabel("t [s]")
         ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(a.figure, dpi=80)
-    print(f"cup_shapes.py: {a.figure}")
+    save_figure(fig, a.figure, "cup_shapes")
     sys.exit(1 if failed else 0)
 
 

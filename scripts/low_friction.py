@@ -4,7 +4,6 @@ coefficients between the cup and the cube, prints a table and draws docs/img/low
 (the cube's height, how far its centre moved sideways, and the cavity pressure).
 
 Needs matplotlib (Debian: python3-matplotlib).  Exits 1 if a run fails."""
-import argparse
 import math
 import os
 import sys
@@ -14,19 +13,11 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from suction_cli import DEFAULT_CLI, ROOT, run_scene  # noqa: E402
+from suction_cli import ROOT, run_scene, save_figure, story_args  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--suction", default=DEFAULT_CLI)
-    ap.add_argument("--out", default=os.path.join(ROOT, "build/low_friction"))
-    ap.add_argument("--figure", default=os.path.join(ROOT, "docs/img/low_friction.png"))
-    ap.add_argument("--mu", default="0,0.002,0.01,0.05,0.8")
-    a = ap.parse_args()
-    if not os.access(a.suction, os.X_OK):
-        sys.exit(f"low_friction.py: no suction CLI at {a.suction} (make native)")
-    os.makedirs(a.out, exist_ok=True)
+    a = story_args(__doc__, "low_friction", lambda ap: ap.add_argument("--mu", default="0,0.002,0.01,0.05,0.8"))
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
     print("| mu | lifted at most | let go at | cube centre moved sideways | cube at the end |")
     print("|---|---|---|---|---|")
@@ -51,9 +42,7 @@ def main():
         ax.set_title(title)
         ax.set_xlabel("t [s]")
         ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(a.figure, dpi=80)
-    print(f"low_friction.py: {a.figure}")
+    save_figure(fig, a.figure, "low_friction")
     sys.exit(1 if failed else 0)
 
 

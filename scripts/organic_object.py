@@ -3,7 +3,6 @@
 and draws docs/img/organic_object.png (the bunny's rise, the cavity pressure, the hand force).
 
 Needs matplotlib (Debian: python3-matplotlib).  Exits 1 if the run fails."""
-import argparse
 import os
 import sys
 
@@ -12,18 +11,11 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from suction_cli import DEFAULT_CLI, ROOT, run_scene  # noqa: E402
+from suction_cli import ROOT, run_scene, save_figure, story_args  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--suction", default=DEFAULT_CLI)
-    ap.add_argument("--out", default=os.path.join(ROOT, "build/organic_object"))
-    ap.add_argument("--figure", default=os.path.join(ROOT, "docs/img/organic_object.png"))
-    a = ap.parse_args()
-    if not os.access(a.suction, os.X_OK):
-        sys.exit(f"organic_object.py: no suction CLI at {a.suction} (make native)")
-    os.makedirs(a.out, exist_ok=True)
+    a = story_args(__doc__, "organic_object")
     rows = run_scene(a.suction, "organic_object.json", os.path.join(a.out, "organic_object.csv"), [], "organic_object")
     if rows is None:
         sys.exit(1)
@@ -39,15 +31,13 @@ def main():
     axes[2].legend(fontsize=8)
     for ax in axes:
         ax.set_xlabel("t [s]")
-    fig.tight_layout()
-    fig.savefig(a.figure, dpi=80)
+    save_figure(fig, a.figure, "organic_object")
     sealed = next((t[i] for i, r in enumerate(rows) if int(r["cavities"]) > 0), None)
     tail = [r for r in rows if float(r["t"]) > t[-1] - 0.3]
     print(f"sealed at {sealed:.2f} s; lowest pressure {min(float(r['pressure']) for r in rows) / 1e3:.1f} kPa; "
           f"lifted {1e3 * float(rows[-1]['bunny_lift']):.1f} mm; hand hanging "
           f"{sum(float(r['hand_force']) for r in tail) / len(tail):.3f} N; suction "
           f"{sum(float(r['suction']) for r in tail) / len(tail):.3f} N")
-    print(f"organic_object.py: {a.figure}")
 
 
 if __name__ == "__main__":

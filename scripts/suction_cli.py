@@ -1,5 +1,7 @@
 """Runs the suction CLI on a scene for the sweep scripts (masses, curved_surfaces, popup_toy,
-pull_test) and reads its CSV."""
+pull_test, cup_shapes, low_friction, organic_object) and reads its CSV; the story scripts'
+common options."""
+import argparse
 import csv
 import os
 import subprocess
@@ -22,3 +24,26 @@ def run_scene(suction, scene, out, sets, label, reuse=False):
             return None
     with open(out) as f:
         return list(csv.DictReader(f))
+
+
+def story_args(doc, name, extra=None):
+    """The options of a story script NAME: --suction (the CLI, which must exist), --out
+    (build/NAME, created) and --figure (docs/img/NAME.png); `extra(parser)` adds its own."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--suction", default=DEFAULT_CLI)
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", name))
+    ap.add_argument("--figure", default=os.path.join(ROOT, "docs", "img", name + ".png"))
+    if extra:
+        extra(ap)
+    a = ap.parse_args()
+    if not os.access(a.suction, os.X_OK):
+        sys.exit(f"{name}.py: no suction CLI at {a.suction} (make native)")
+    os.makedirs(a.out, exist_ok=True)
+    return a
+
+
+def save_figure(fig, path, name):
+    """tight layout, 80 dpi, and the path printed"""
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    print(f"{name}.py: {path}")
