@@ -69,6 +69,40 @@ std::optional<Vec3> positive_vec3(JsonReader& r, ObjectView& o, const std::strin
   return x;
 }
 
+/// "profile" of the cup generator: [[r, z], ...] or [[r, z, thickness], ...], the skirt's
+/// centreline (CupParams::profile), and the keys it makes errors: those that follow from the
+/// points, and the thickness law when the points give their thickness
+void read_cup_profile(JsonReader& r, ObjectView& o, CupParams& p) {
+  const Json* prof = o.find("profile");
+  if (!prof) return;
+  const std::string at = o.at("profile");
+  if (!prof->is_array() || prof->size() < 2) {
+    r.issue(at, "expected an array of at least 2 points [r, z] or [r, z, thickness], got " + describe_json(*prof));
+  } else {
+    const size_t arity = (*prof)[0].is_array() ? (*prof)[0].size() : 0;
+    for (size_t k = 0; k < prof->size(); ++k) {
+      const Json& q = (*prof)[k];
+      const std::string qa = pointer_child(at, k);
+      if (!q.is_array() || (q.size() != 2 && q.size() != 3) || q.size() != arity) {
+        r.issue(qa, arity == 2 || arity == 3
+                        ? "expected a point of " + std::to_string(arity) + " numbers like the first, got " + describe_json(q)
+                        : "expected a point [r, z] or [r, z, thickness], got " + describe_json(q));
+        continue;
+      }
+      std::array<double, 3> x{0.0, 0.0, 0.0};
+      x[0] = r.number(q[0], pointer_child(qa, size_t{0}), Bounds::positive()).value_or(1.0);
+      x[1] = r.number(q[1], pointer_child(qa, size_t{1})).value_or(0.0);
+      if (arity == 3) x[2] = r.number(q[2], pointer_child(qa, size_t{2}), Bounds::positive()).value_or(1.0);
+      p.profile.push_back(x);
+    }
+    if (arity == 3)
+      for (const char* law : {"wall_thickness", "lip_thickness"})
+        if (o.has(law)) r.issue(o.at(law), "not used when the profile's points give their thickness");
+  }
+  for (const char* derived : {"radius", "height", "lip_angle_deg", "handle_radius"})
+    if (o.has(derived)) r.issue(o.at(derived), "not used with a profile (it follows from the profile's points)");
+}
+
 /// {"generator": "box" | "cylinder" | "sphere" | "cup", ...}
 void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fem, BodyMesh& out) {
   JsonReader& r = b.reader;
@@ -127,36 +161,7 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
                  {"generator", "radius", "height", "wall_thickness", "lip_thickness", "lip_angle_deg",
                   "handle_radius", "handle_height", "resolution", "layers", "profile"});
     CupParams p;
-    if (const Json* prof = o.find("profile")) {
-      // [[r, z], ...] or [[r, z, thickness], ...]: the skirt's centreline (CupParams::profile)
-      const std::string at = o.at("profile");
-      if (!prof->is_array() || prof->size() < 2) {
-        r.issue(at, "expected an array of at least 2 points [r, z] or [r, z, thickness], got " + describe_json(*prof));
-      } else {
-        const size_t arity = (*prof)[0].is_array() ? (*prof)[0].size() : 0;
-        for (size_t k = 0; k < prof->size(); ++k) {
-          const Json& q = (*prof)[k];
-          const std::string qa = pointer_child(at, k);
-          if (!q.is_array() || (q.size() != 2 && q.size() != 3) || q.size() != arity) {
-            r.issue(qa, arity == 2 || arity == 3
-                            ? "expected a point of " + std::to_string(arity) + " numbers like the first, got " + describe_json(q)
-                            : "expected a point [r, z] or [r, z, thickness], got " + describe_json(q));
-            continue;
-          }
-          std::array<double, 3> x{0.0, 0.0, 0.0};
-          x[0] = r.number(q[0], pointer_child(qa, size_t{0}), Bounds::positive()).value_or(1.0);
-          x[1] = r.number(q[1], pointer_child(qa, size_t{1})).value_or(0.0);
-          if (arity == 3) x[2] = r.number(q[2], pointer_child(qa, size_t{2}), Bounds::positive()).value_or(1.0);
-          p.profile.push_back(x);
-        }
-        if (arity == 3)
-          for (const char* law : {"wall_thickness", "lip_thickness"})
-            if (o.has(law)) r.issue(o.at(law), "not used when the profile's points give their thickness");
-      }
-      for (const char* derived : {"radius", "height", "lip_angle_deg", "handle_radius"})
-        if (o.has(derived))
-          r.issue(o.at(derived), std::string("not used with a profile (it follows from the profile's points)"));
-    }
+    read_cup_profile(r, o, p);
     p.radius = o.number("radius", p.radius, Bounds::positive());
     p.height = o.number("height", p.height, Bounds::positive());
     p.wall_thickness = o.number("wall_thickness", p.wall_thickness, Bounds::positive());
