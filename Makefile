@@ -168,6 +168,7 @@ SANITIZE_SLOW_TESTS := \
   SuctionScenes.GroundMinimumPressureConvergesUnderMeshRefinement \
   SuctionScenes.RigidLiftRaisesTheCubeUnderSuction \
   SuctionScenes.PullTestPeakForceIsBoundedByAtmosphericPressure \
+  SuctionScenes.ReusedFactorizationKeepsTheStoriesWithinOnePercent \
   SuctionScenes.PullTestLetsGoWhenThePullBalancesTheSuctionOnFlat \
   SuctionScenes.PullTestBalanceAtDetachmentAfterTheDefaultPress \
   SuctionScenes.PullTestBalanceAtDetachmentOnACylinder \

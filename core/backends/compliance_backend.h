@@ -5,6 +5,7 @@
 // per-body systems and rows (below), never the Model, State or Workspace; the compliance stage
 // (stages/compliance.cpp) fills their input.  Adding a backend: docs/architecture.md.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,8 +34,11 @@ struct ComplianceSetup {
 struct ComplianceFemSystem {
   const std::vector<int>* free_index = nullptr;      // per node: free index or -1
   int num_free = 0;
-  const Eigen::SparseMatrix<double>* A = nullptr;    // (3·free)² system matrix of the step
+  const Eigen::SparseMatrix<double>* A = nullptr;    // (3·free)² system matrix, the one factorized
   const Factorization* factorization = nullptr;      // the step's factorization of A
+  /// counts the body's factorizations: a step with the number of an earlier step has the same
+  /// factorization (and A) as that step, so what a backend computed from it still holds
+  std::uint64_t factor_generation = 0;
 };
 
 /// One rigid body this step: a dynamic body's mass and world inverse inertia (W's rigid
@@ -51,6 +55,9 @@ struct ComplianceInput {
   const ConstraintRows* rows = nullptr;      // rows.count() rows in rows.layout's order
   std::vector<ComplianceFemSystem> fem;      // per FEM body
   std::vector<ComplianceRigidBody> rigid;    // per rigid body
+  /// factorizations are reused across steps (FactorizationReuse): a backend may keep, per
+  /// body and factor_generation, what it computed (the CPU backend keeps A⁻¹ on contact nodes)
+  bool factorizations_reused = false;
 };
 
 /// Constructing a backend must be cheap (the scene validator makes one to check the name);

@@ -5,6 +5,7 @@
 #include "backends/compliance_cpu.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace suction {
 
@@ -46,6 +47,10 @@ class CpuCompliance final : public ComplianceBackend {
       std::sort(body_rows_.begin(), body_rows_.end());
       for (size_t k = 0; k < body_rows_.size(); ++k) row_local_[body_rows_[k]] = static_cast<int>(k);
       const int k_rows = static_cast<int>(body_rows_.size());
+      if (in.factorizations_reused) {
+        add_fem_block_cached(sys, b, h, W);
+        continue;
+      }
       // B = H_bᵀ restricted to the body's free DOFs (one column per row), G = Bᵀ A⁻¹ B
       triplets_.clear();
       for (const auto* t : terms_)
@@ -56,6 +61,112 @@ class CpuCompliance final : public ComplianceBackend {
       sys.factorization->inverse_quadratic_form(B_, G_);
       for (int s = 0; s < k_rows; ++s)
         for (int r = 0; r < k_rows; ++r) W(body_rows_[r], body_rows_[s]) += h * G_(r, s);
+    }
+  }
+
+  // With a factorization kept across steps (ComplianceInput::factorizations_reused), A⁻¹ on the
+  // DOFs of the nodes that narrow rows (contacts, at most kNarrow terms) touch is kept per body:
+  // G = Eᵀ A⁻¹ E, E the unit columns of those nodes' DOFs, recomputed only when the
+  // factorization changes or a new node appears (nodes stay until then, so a contact that comes
+  // and goes costs nothing).  A narrow row pair then costs cᵣᵀ G cₛ over their terms.  Wide rows
+  // (a cavity's pressure row touches its whole wall) take one solve z = A⁻¹ bₚ each.  Exact for
+  // the factorized A: the same W as the direct path to rounding (tests/backends).
+  static constexpr int kNarrow = 4;
+  struct NodeCache {
+    bool valid = false;
+    std::uint64_t generation = 0;
+    std::vector<int> slot;   // per free node: its slot in G, -1 when not kept
+    std::vector<int> nodes;  // per slot: the free node
+    Eigen::MatrixXd G;       // 3·slots square
+  };
+
+  void add_fem_block_cached(const ComplianceFemSystem& sys, size_t b, double h, Eigen::MatrixXd& W) {
+    if (cache_.size() <= b) cache_.resize(b + 1);
+    NodeCache& c = cache_[b];
+    const std::vector<int>& free_index = *sys.free_index;
+    if (!c.valid || c.generation != sys.factor_generation || static_cast<int>(c.slot.size()) != sys.num_free) {
+      c.valid = true;
+      c.generation = sys.factor_generation;
+      c.slot.assign(sys.num_free, -1);
+      c.nodes.clear();
+      c.G.resize(0, 0);
+    }
+    const int k_rows = static_cast<int>(body_rows_.size());
+    // the body's terms grouped by local row
+    row_start_.assign(k_rows + 1, 0);
+    for (const auto* t : terms_) ++row_start_[row_local_[t->row] + 1];
+    for (int r = 0; r < k_rows; ++r) row_start_[r + 1] += row_start_[r];
+    row_terms_.resize(terms_.size());
+    fill_.assign(row_start_.begin(), row_start_.end() - 1);
+    for (const auto* t : terms_) row_terms_[fill_[row_local_[t->row]]++] = t;
+    auto narrow = [&](int r) { return row_start_[r + 1] - row_start_[r] <= kNarrow; };
+    // new nodes of narrow rows: G again over all kept nodes
+    bool grown = false;
+    for (int r = 0; r < k_rows; ++r) {
+      if (!narrow(r)) continue;
+      for (int i = row_start_[r]; i < row_start_[r + 1]; ++i) {
+        const int f = free_index[row_terms_[i]->node];
+        if (c.slot[f] >= 0) continue;
+        c.slot[f] = static_cast<int>(c.nodes.size());
+        c.nodes.push_back(f);
+        grown = true;
+      }
+    }
+    if (grown) {
+      triplets_.clear();
+      for (size_t k = 0; k < c.nodes.size(); ++k)
+        for (int d = 0; d < 3; ++d) triplets_.emplace_back(3 * c.nodes[k] + d, static_cast<int>(3 * k + d), 1.0);
+      B_.resize(3 * sys.num_free, static_cast<int>(3 * c.nodes.size()));
+      B_.setFromTriplets(triplets_.begin(), triplets_.end());
+      sys.factorization->inverse_quadratic_form(B_, c.G);
+    }
+    // narrow × narrow: v_r = G c_r (3·slots), W_rs = c_sᵀ v_r
+    const int m3 = static_cast<int>(c.G.rows());
+    vr_.resize(m3);
+    for (int r = 0; r < k_rows; ++r) {
+      if (!narrow(r)) continue;
+      vr_.setZero();
+      for (int i = row_start_[r]; i < row_start_[r + 1]; ++i) {
+        const auto* t = row_terms_[i];
+        vr_.noalias() += c.G.middleCols<3>(3 * c.slot[free_index[t->node]]) * t->coeff;
+      }
+      for (int s = r; s < k_rows; ++s) {
+        if (!narrow(s)) continue;
+        double w = 0.0;
+        for (int i = row_start_[s]; i < row_start_[s + 1]; ++i) {
+          const auto* t = row_terms_[i];
+          w += t->coeff.dot(vr_.segment<3>(3 * c.slot[free_index[t->node]]));
+        }
+        W(body_rows_[r], body_rows_[s]) += h * w;
+        if (s != r) W(body_rows_[s], body_rows_[r]) += h * w;
+      }
+    }
+    // wide rows: z = A⁻¹ b_p, W_pq = b_qᵀ z for wide q ≥ p and c_rᵀ z for narrow r
+    wide_.clear();
+    for (int r = 0; r < k_rows; ++r)
+      if (!narrow(r)) wide_.push_back(r);
+    if (wide_.empty()) return;
+    wide_b_.setZero(3 * sys.num_free, static_cast<Eigen::Index>(wide_.size()));
+    for (size_t k = 0; k < wide_.size(); ++k)
+      for (int i = row_start_[wide_[k]]; i < row_start_[wide_[k] + 1]; ++i)
+        wide_b_.col(k).segment<3>(3 * free_index[row_terms_[i]->node]) += row_terms_[i]->coeff;
+    for (size_t k = 0; k < wide_.size(); ++k) {
+      const int p = wide_[k];
+      z_ = wide_b_.col(k);
+      sys.factorization->solve_in_place(z_);
+      for (size_t l = k; l < wide_.size(); ++l) {
+        const double w = wide_b_.col(l).dot(z_);
+        W(body_rows_[p], body_rows_[wide_[l]]) += h * w;
+        if (l != k) W(body_rows_[wide_[l]], body_rows_[p]) += h * w;
+      }
+      for (int r = 0; r < k_rows; ++r) {
+        if (!narrow(r)) continue;
+        double w = 0.0;
+        for (int i = row_start_[r]; i < row_start_[r + 1]; ++i)
+          w += row_terms_[i]->coeff.dot(z_.segment<3>(3 * free_index[row_terms_[i]->node]));
+        W(body_rows_[p], body_rows_[r]) += h * w;
+        W(body_rows_[r], body_rows_[p]) += h * w;
+      }
     }
   }
 
@@ -86,6 +197,11 @@ class CpuCompliance final : public ComplianceBackend {
     }
   }
 
+  std::vector<NodeCache> cache_;  // per FEM body
+  std::vector<int> row_start_, fill_, wide_;
+  std::vector<const ConstraintRows::FemTerm*> row_terms_;
+  Eigen::VectorXd vr_, z_;
+  Eigen::MatrixXd wide_b_;
   std::vector<int> row_local_, body_rows_;
   std::vector<const ConstraintRows::FemTerm*> terms_;
   std::vector<Eigen::Triplet<double>> triplets_;

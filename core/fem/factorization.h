@@ -7,6 +7,18 @@
 
 namespace suction {
 
+/// Reuse of an FEM body's factorization across steps (the scene's settings.factorization;
+/// docs/method.md §7.6).  Off (the default): A is factorized every step.  On: the last
+/// factorization A₀ is kept while conjugate gradients on the step's A, preconditioned by A₀,
+/// converge within `max_cg_iterations` and A₀ is at most `max_age` steps old.  The free motion
+/// and the correction then solve the step's A by those CG iterations (exact to 1e-10), and only
+/// the compliance W (what the constraint solver sees) is built from A₀.
+struct FactorizationReuse {
+  bool reuse = false;
+  int max_cg_iterations = 4;  // more needed: factorize again in this step
+  int max_age = 20;           // steps one factorization may serve
+};
+
 class Factorization {
  public:
   virtual ~Factorization() = default;

@@ -65,9 +65,40 @@ void init_fem_system(const FemBody& body, FemSystem& sys) {
   sys.dv.resize(ndof);
 }
 
+int preconditioned_cg(const SparseMatrix& A, const Factorization& M, const VecX& b, VecX& x,
+                      int max_iterations, double tol, VecX& r, VecX& z, VecX& p, VecX& q) {
+  // stops when the correction M⁻¹ r (≈ the error of x, M ≈ A) is below tol · ‖x‖: the
+  // residual r itself has a rounding floor far above tol · ‖b‖ for a stiff A
+  x = b;
+  M.solve_in_place(x);
+  if (b.squaredNorm() == 0.0) return 0;  // b = 0: x = 0 exactly
+  r = b;
+  r.noalias() -= A * x;
+  z = r;
+  M.solve_in_place(z);
+  if (z.norm() <= tol * x.norm()) return 0;
+  p = z;
+  double rz = r.dot(z);
+  for (int it = 1; it <= max_iterations; ++it) {
+    q.noalias() = A * p;
+    const double pq = p.dot(q);
+    if (!(pq > 0.0)) return -1;  // A not positive definite along p (or NaN)
+    const double alpha = rz / pq;
+    x += alpha * p;
+    r -= alpha * q;
+    z = r;
+    M.solve_in_place(z);
+    if (z.norm() <= tol * x.norm()) return it;
+    const double rz_next = r.dot(z);
+    p = z + (rz_next / rz) * p;
+    rz = rz_next;
+  }
+  return -1;
+}
+
 void fem_free_motion(const FemBody& body, const Material& material, const Points& x,
                      const Points& v, const Points& v_held, const Points& applied, double h,
-                     FemSystem& sys, Points& v_free) {
+                     FemSystem& sys, Points& v_free, const FactorizationReuse& reuse) {
   const TetMesh& mesh = body.rest;
   const int n = static_cast<int>(mesh.nodes.size());
   const double alpha = material.damping_mass, beta = material.damping_stiffness;
@@ -112,17 +143,66 @@ void fem_free_motion(const FemBody& body, const Material& material, const Points
     }
   }
 
-  // factorize once per step; the factorization serves every A⁻¹ product of the step
+  // the step's factorization serves every other A⁻¹ product of the step: a new one, or (with
+  // reuse) the last one while it still preconditions A well
+  sys.cg_iterations = 0;
   if (sys.num_free > 0) {
-    if (!sys.solver->factorize(sys.A))
-      throw SimulationError("body '" + body.name + "': the implicit system is not positive definite");
-    sys.dv = sys.solver->solve(sys.rhs);
+    bool fresh = !reuse.reuse || sys.factor_age < 0 || sys.factor_age >= reuse.max_age;
+    // after a failed attempt the next ones wait (1, 2, 4, 8 steps): while the body moves, its
+    // A changes too much per step, and each failure costs max_cg_iterations solves for nothing
+    if (!fresh && sys.cg_wait > 0) {
+      --sys.cg_wait;
+      fresh = true;
+    }
+    if (!fresh) {
+      const int it = preconditioned_cg(sys.A, *sys.solver, sys.rhs, sys.dv, reuse.max_cg_iterations,
+                                       kCgTolerance, sys.cg_r, sys.cg_z, sys.cg_p, sys.cg_q);
+      if (it < 0) {
+        fresh = true;
+        sys.cg_backoff = std::min(std::max(1, 2 * sys.cg_backoff), kMaxCgBackoff);
+        sys.cg_wait = sys.cg_backoff;
+      } else {
+        sys.cg_iterations = it;
+        sys.cg_backoff = 0;
+        ++sys.factor_age;
+      }
+    }
+    if (fresh) {
+      if (!sys.solver->factorize(sys.A))
+        throw SimulationError("body '" + body.name + "': the implicit system is not positive definite");
+      sys.dv = sys.solver->solve(sys.rhs);
+      ++sys.factor_generation;
+      sys.factor_age = 0;
+      if (reuse.reuse) sys.A_factored = sys.A;
+    }
   }
   v_free.resize(n);
   for (int i = 0; i < n; ++i) {
     const int fi = sys.free_index[i];
     v_free[i] = fi < 0 ? v_held[i] : Vec3(v[i] + sys.dv.segment<3>(3 * fi));
   }
+}
+
+void fem_solve_step_system(const FemBody& body, FemSystem& sys, const FactorizationReuse& reuse,
+                           Eigen::Ref<VecX> b) {
+  if (sys.num_free == 0) return;
+  if (sys.factor_age > 0) {
+    sys.cg_x.resize(b.size());
+    sys.cg_b = b;
+    const int it = preconditioned_cg(sys.A, *sys.solver, sys.cg_b, sys.cg_x, 3 * reuse.max_cg_iterations,
+                                     kCgTolerance, sys.cg_r, sys.cg_z, sys.cg_p, sys.cg_q);
+    if (it >= 0) {
+      b = sys.cg_x;
+      sys.cg_iterations += it;
+      return;
+    }
+    if (!sys.solver->factorize(sys.A))
+      throw SimulationError("body '" + body.name + "': the implicit system is not positive definite");
+    ++sys.factor_generation;
+    sys.factor_age = 0;
+    if (reuse.reuse) sys.A_factored = sys.A;
+  }
+  sys.solver->solve_in_place(b);
 }
 
 Vec3 fem_held_reaction(const FemBody& body, const Material& material, const FemSystem& sys,

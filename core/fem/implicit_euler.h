@@ -5,6 +5,7 @@
 // The factorization of A is kept for every other A⁻¹ product of the step.
 #pragma once
 #include <Eigen/SparseCore>
+#include <cstdint>
 #include <memory>
 
 #include "fem/block_ldlt.h"
@@ -28,19 +29,51 @@ struct FemSystem {
   Points applied_force;            // #nodes: gravity + force drivers [N]
   VecX rhs, dv;                    // 3·free
   double elastic_energy = 0.0;     // [J]
+  // the factorization's history (FactorizationReuse)
+  SparseMatrix A_factored;         // the A that `solver` factorized (a copy, kept only with reuse)
+  std::uint64_t factor_generation = 0;  // counts factorizations: the same number, the same factor
+  int factor_age = -1;             // steps since the factorization was made (-1: none yet)
+  int cg_iterations = 0;           // this step: CG iterations on the old factor (0: factorized)
+  int cg_backoff = 0, cg_wait = 0; // after failed CG attempts: steps to factorize without trying
+  VecX cg_r, cg_z, cg_p, cg_q, cg_x, cg_b;  // CG scratch (3·free)
 };
 
 /// Builds the sparsity pattern of A for the body's held/free split and analyses it.
 void init_fem_system(const FemBody& body, FemSystem& sys);
 
-/// Assembles and factorizes A, solves for the free velocities.
+/// Assembles A, solves for the free velocities.
 ///   x, v: #nodes×3 start-of-step positions and velocities
 ///   v_held: #nodes×3 end-of-step velocities of held nodes (others ignored)
 ///   applied: #nodes×3 gravity and driver forces [N]
 ///   v_free (out): #nodes×3 end-of-step velocities without constraints
+/// Without reuse A is factorized every step.  With reuse the last factorization A₀ is kept
+/// while conjugate gradients on A, preconditioned by A₀, reach an error estimate of
+/// kCgTolerance · ‖Δv‖ within max_cg_iterations and A₀ is at most max_age steps old; otherwise
+/// A is factorized (and solved directly) in this step.  sys.cg_iterations says which happened.
 void fem_free_motion(const FemBody& body, const Material& material, const Points& x,
                      const Points& v, const Points& v_held, const Points& applied, double h,
-                     FemSystem& sys, Points& v_free);
+                     FemSystem& sys, Points& v_free, const FactorizationReuse& reuse = {});
+
+/// b ← A⁻¹ b with the step's A: the factorization's solve when it is this step's, otherwise
+/// conjugate gradients preconditioned by the kept one (their iterations add to
+/// sys.cg_iterations); when those do not converge within 3 × max_cg_iterations, A is
+/// factorized now.  The correction's solve (docs/method.md §7.6): the constraint impulses act
+/// through the step's own A, so a body at rest under balanced forces stays at rest.
+void fem_solve_step_system(const FemBody& body, FemSystem& sys, const FactorizationReuse& reuse,
+                           Eigen::Ref<VecX> b);
+
+/// relative error estimate at which conjugate gradients on an old factorization stop
+constexpr double kCgTolerance = 1e-10;
+/// the longest wait (steps) before trying an old factorization again after failures
+constexpr int kMaxCgBackoff = 8;
+
+/// Conjugate gradients on A x = b preconditioned by the factorization M (of a nearby
+/// matrix), started from x = M⁻¹ b, until the preconditioned residual M⁻¹ (b − A x), the
+/// error estimate, is below tol · ‖x‖.  Returns the iterations used (0: M⁻¹ b was already
+/// within it), or -1 when max_iterations did not reach it (x is then the last iterate).
+/// r, z, p, q: scratch of b's size.
+int preconditioned_cg(const SparseMatrix& A, const Factorization& M, const VecX& b, VecX& x,
+                      int max_iterations, double tol, VecX& r, VecX& z, VecX& p, VecX& q);
 
 /// Σ over `nodes` (held nodes) of the force the holder exerted during the step [N]:
 ///   r = (A Δv − b)/h = M Δv/h + α M v' + (β + h) K_w v' − f_el − f_applied

@@ -8,6 +8,7 @@
 
 #include "collision/contact.h"
 #include "common/types.h"
+#include "fem/factorization.h"
 #include "fem/fem_body.h"
 #include "rigid/rigid_body.h"
 
@@ -157,6 +158,7 @@ struct Settings {
   double duration = 1.0;                  // default run length [s]
   Vec3 gravity = Vec3(0, 0, -9.81);       // [m/s²]
   SolverSettings solver;
+  FactorizationReuse factorization;      // reuse of FEM factorizations across steps
   ContactSettings contact;
   std::string compliance_backend = "cpu";  // a name from available_compliance_backends()
   double p_atm = kPAtm;                   // ambient pressure [Pa]

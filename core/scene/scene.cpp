@@ -137,8 +137,8 @@ void read_parameters(JsonReader& r, const Json& v, const std::string& ptr, std::
 /// "settings"
 void read_settings(JsonReader& r, const Json& v, Settings& s) {
   ObjectView o(r, v, "/settings",
-               {"dt", "duration", "gravity", "p_atm", "solver", "divergence_energy_factor", "contact",
-                "compliance_backend", "cavity", "limits"});
+               {"dt", "duration", "gravity", "p_atm", "solver", "factorization", "divergence_energy_factor",
+                "contact", "compliance_backend", "cavity", "limits"});
   s.dt = o.number("dt", s.dt, Bounds::positive());
   s.duration = o.number("duration", s.duration, Bounds::positive());
   s.gravity = o.vec3("gravity", s.gravity);
@@ -155,6 +155,16 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
     ObjectView so(r, *solver, o.at("solver"), {"max_iterations", "tolerance"});
     s.solver.max_iterations = so.integer("max_iterations", s.solver.max_iterations, Bounds::at_least(1));
     s.solver.tolerance = so.number("tolerance", s.solver.tolerance, Bounds::positive());
+  }
+  if (const Json* fac = o.find("factorization")) {
+    ObjectView fo(r, *fac, o.at("factorization"), {"reuse", "max_cg_iterations", "max_age"},
+                  "a factorization object {\"reuse\": bool, \"max_cg_iterations\": n, \"max_age\": n}");
+    if (fo.valid()) {
+      FactorizationReuse& f = s.factorization;
+      f.reuse = fo.boolean("reuse", f.reuse);
+      f.max_cg_iterations = fo.integer("max_cg_iterations", f.max_cg_iterations, Bounds::at_least(1));
+      f.max_age = fo.integer("max_age", f.max_age, Bounds::at_least(1));
+    }
   }
   // the factory decides: a backend this build lacks is an error naming the build option
   s.compliance_backend = o.string("compliance_backend", s.compliance_backend);

@@ -18,7 +18,10 @@ namespace {
 ComplianceInput systems_input(const Model& model, const Workspace& work) {
   ComplianceInput in;
   in.h = model.settings.dt;
-  for (const FemSystem& sys : work.fem) in.fem.push_back({&sys.free_index, sys.num_free, &sys.A, sys.solver.get()});
+  in.factorizations_reused = model.settings.factorization.reuse;
+  for (const FemSystem& sys : work.fem)
+    in.fem.push_back({&sys.free_index, sys.num_free, in.factorizations_reused ? &sys.A_factored : &sys.A,
+                      sys.solver.get(), sys.factor_generation});
   return in;
 }
 }  // namespace

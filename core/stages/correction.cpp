@@ -10,7 +10,8 @@ namespace suction {
 
 namespace {
 
-// v_free += h A⁻¹ Hᵀ λ on FEM bodies (one solve with the step's factorization) and dynamic
+// v_free += h A⁻¹ Hᵀ λ on FEM bodies (one solve with the step's factorization, or conjugate
+// gradients on the step's A when the factorization is an older one: method §7.6) and dynamic
 // rigid bodies (Bernardin 2023, Eq. 3; docs/method.md §7); v_free is corrected in place
 void apply_constraint_impulses(const Model& model, Workspace& work) {
   if (work.rows.count() == 0) return;
@@ -26,7 +27,7 @@ void apply_constraint_impulses(const Model& model, Workspace& work) {
       any = true;
     }
     if (!any) continue;
-    sys.solver->solve_in_place(rhs);
+    fem_solve_step_system(model.fem[b], sys, model.settings.factorization, rhs);
     Points& v = work.fem_v_free[b];
     for (size_t n = 0; n < v.size(); ++n)
       if (sys.free_index[n] >= 0) v[n] += rhs.segment<3>(3 * sys.free_index[n]);

@@ -51,7 +51,7 @@ void free_motion(const Model& model, const State& state, Workspace& work) {
                      s.x[n]) / h;
     }
     fem_free_motion(b, model.materials[b.material], s.x, s.v, v_held, fem_force[i], h,
-                    work.fem[i], work.fem_v_free[i]);
+                    work.fem[i], work.fem_v_free[i], model.settings.factorization);
     Points& xf = work.fem_x_free[i];
     xf.resize(s.x.size());
     for (size_t n = 0; n < s.x.size(); ++n) xf[n] = s.x[n] + h * work.fem_v_free[i][n];

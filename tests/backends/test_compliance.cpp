@@ -82,3 +82,82 @@ TEST(Compliance, UnknownAndUnbuiltBackendsAreClearErrors) {
     }
   }
 }
+
+namespace {
+
+// W of one FEM body's rows through a CPU backend, with or without a kept factorization
+Eigen::MatrixXd fem_compliance(ComplianceBackend& backend, const FemSystem& sys, const ConstraintRows& rows,
+                               bool reused, double h) {
+  ComplianceInput in;
+  in.h = h;
+  in.rows = &rows;
+  in.factorizations_reused = reused;
+  in.fem.push_back({&sys.free_index, sys.num_free, &sys.A, sys.solver.get(), sys.factor_generation});
+  Eigen::MatrixXd W;
+  backend.build(in, W);
+  return W;
+}
+
+// rows like the cavity stage's: contacts on one node or on a triangle's three nodes (narrow),
+// and a pressure row over many nodes (wide); `first` shifts the nodes they touch
+ConstraintRows contact_and_pressure_rows(int num_nodes, int contacts, int first, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  ConstraintRows rows;
+  rows.layout.contacts = contacts;
+  rows.layout.cavities = 1;
+  for (int k = 0; k < contacts; ++k)
+    for (int d = 0; d < 3; ++d) {
+      const int r = 3 * k + d;
+      const int terms = k % 2 ? 3 : 1;
+      for (int j = 0; j < terms; ++j)
+        rows.fem_terms.push_back({r, 0, (first + 2 * k + j) % num_nodes, Vec3(u(rng), u(rng), u(rng))});
+    }
+  const int p = 3 * contacts;
+  for (int n = 0; n < num_nodes; n += 3) rows.fem_terms.push_back({p, 0, n, Vec3(u(rng), u(rng), u(rng))});
+  rows.fem_terms.push_back({1, 0, 0, Vec3(1, 2, 3)});  // node 0 is held: ignored
+  return rows;
+}
+
+double relative_difference(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) { return (a - b).norm() / b.norm(); }
+
+}  // namespace
+
+// With the factorization kept across steps, the CPU backend keeps A⁻¹ on the contact nodes and
+// computes the pressure row with a solve: the same W as the direct path for the same
+// factorization, when the rows change, when contacts come and go, and after a new factorization.
+TEST(Compliance, KeptFactorizationGivesTheDirectPathsW) {
+  Material mat;
+  mat.young = 1e5;
+  Model model;
+  model.materials = {mat};
+  model.fem.push_back(make_fem_body("soft", make_box(Vec3(0.1, 0.1, 0.1), 3, 3, 3), 0, mat));
+  model.fem[0].node_constraint[0] = -2;
+  model.settings.factorization.reuse = true;
+  const double h = model.settings.dt;
+  State state = make_initial_state(model);
+  Workspace work;
+  init_workspace(model, work);
+  free_motion(model, state, work);
+  const FemSystem& sys = work.fem[0];
+  const int nodes = static_cast<int>(model.fem[0].rest.nodes.size());
+  auto direct = make_compliance_backend("cpu"), kept = make_compliance_backend("cpu");
+  std::mt19937 rng(11);
+  auto check = [&](const ConstraintRows& rows, const char* what) {
+    const Eigen::MatrixXd Wd = fem_compliance(*direct, sys, rows, false, h);
+    const Eigen::MatrixXd Wk = fem_compliance(*kept, sys, rows, true, h);
+    EXPECT_LT(relative_difference(Wk, Wd), 1e-12) << what;
+    EXPECT_EQ((Wk - Wk.transpose()).norm(), 0.0) << what;
+  };
+  const ConstraintRows first = contact_and_pressure_rows(nodes, 6, 1, rng);
+  check(first, "first rows");
+  check(contact_and_pressure_rows(nodes, 6, 1, rng), "same nodes, new coefficients");
+  check(contact_and_pressure_rows(nodes, 9, 5, rng), "new contact nodes");
+  check(contact_and_pressure_rows(nodes, 3, 1, rng), "fewer contacts");
+  // a new factorization (another shape): what was kept belongs to the old one
+  const auto generation = sys.factor_generation;
+  for (Vec3& x : state.fem[0].x) x += 0.02 * Vec3(x.y(), -x.x(), 0.3 * x.z());
+  model.settings.factorization.reuse = false;  // factorize now
+  free_motion(model, state, work);
+  ASSERT_EQ(sys.factor_generation, generation + 1);
+  check(first, "after a new factorization");
+}

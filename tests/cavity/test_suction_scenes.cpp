@@ -189,6 +189,53 @@ TEST(SuctionScenes, PullTestPeakForceIsBoundedByAtmosphericPressure) {
   std::printf("pull_test flat: peak %.3f N (bound P_atm*pi*r^2 = %.1f N)\n", peak, bound);
 }
 
+// docs/method.md §7.6: a factorization kept across steps (an option) against one per step.
+// The bounds: ground's lowest pressure, pull_test's peak pull and rigid_lift's lift
+// within 1 % of the exact path, with the factorization kept on at least 30 % of the steps.
+TEST(SuctionScenes, ReusedFactorizationKeepsTheStoriesWithinOnePercent) {
+  struct Story {
+    const char* scene;
+    const char* force_probe;
+    const char* z_probe;
+  };
+  for (const Story& story : {Story{"ground.json", "hand_force", "cup_z"}, Story{"pull_test.json", "pull_force", "cup_z"},
+                             Story{"rigid_lift.json", "hand_force", "object_z"}}) {
+    double p_min[2], peak[2], lift[2], suction[2];
+    long factorizations[2] = {0, 0}, steps = 0;
+    for (int exact = 0; exact < 2; ++exact) {
+      Simulation sim(load(story.scene, {exact ? "/settings/factorization={\"reuse\": false}"
+                                              : "/settings/factorization={\"reuse\": true}"}));
+      const int pf = probe_index(sim.model(), story.force_probe), pz = probe_index(sim.model(), story.z_probe),
+                pp = probe_index(sim.model(), "pressure");
+      const long n = std::lround(sim.model().settings.duration / sim.model().settings.dt);
+      const double z0 = sim.probe_values()[pz];
+      p_min[exact] = sim.model().settings.p_atm;
+      peak[exact] = -1e30;
+      lift[exact] = 0.0;
+      for (long i = 0; i < n; ++i) {
+        sim.step();
+        factorizations[exact] += sim.profile().factorizations;
+        const auto v = sim.probe_values();
+        p_min[exact] = std::min(p_min[exact], v[pp]);
+        peak[exact] = std::max(peak[exact], v[pf]);
+        lift[exact] = std::max(lift[exact], v[pz] - z0);
+      }
+      suction[exact] = sim.model().settings.p_atm - p_min[exact];
+      steps = n;
+    }
+    std::printf("%s: kept %ld of %ld factorizations; P_min %.1f / %.1f Pa, peak force %.4f / %.4f N, "
+                "lift %.3f / %.3f mm (kept / exact)\n",
+                story.scene, steps - factorizations[0], steps, p_min[0], p_min[1], peak[0], peak[1], 1e3 * lift[0],
+                1e3 * lift[1]);
+    EXPECT_EQ(factorizations[1], steps) << story.scene;
+    EXPECT_LT(factorizations[0], steps * 7 / 10) << story.scene << ": the factorization is kept on some steps";
+    EXPECT_NEAR(p_min[0], p_min[1], 0.01 * p_min[1]) << story.scene;
+    EXPECT_NEAR(suction[0], suction[1], 0.01 * suction[1]) << story.scene;
+    EXPECT_NEAR(peak[0], peak[1], 0.01 * std::abs(peak[1])) << story.scene;
+    EXPECT_NEAR(lift[0], lift[1], 0.01 * lift[1]) << story.scene;
+  }
+}
+
 // The cup lets go when the pull balances the suction, not before.  Just before the seal is
 // lost the cup is in quasi-static balance: pull + F_contact = (P_atm − P)·A + its weight, with
 // A the cavity's area seen along its sealing ring's normal (docs/method.md §6.3) and F_contact

@@ -1,0 +1,199 @@
+// The free motion with a factorization kept across steps (FactorizationReuse, docs/method.md
+// §7.6): conjugate gradients preconditioned by an older factorization reach the exact solution
+// of the step's system; the free motion is then the exact one; a factorization too far from the
+// step's A, or too old, is replaced in that step; after a failed attempt the next ones wait.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "fem/block_ldlt.h"
+#include "fem/implicit_euler.h"
+#include "mesh/generators.h"
+#include "model/build.h"
+
+using namespace suction;
+
+namespace {
+
+Material rubber() {
+  Material m;
+  m.young = 4e6;
+  m.poisson = 0.45;
+  m.density = 1100;
+  m.damping_stiffness = 0.01;
+  return m;
+}
+
+// a bar bent and twisted by `amount` (rotations of up to `amount` rad along it)
+Points bent(const TetMesh& rest, double amount) {
+  Points x = rest.nodes;
+  for (Vec3& p : x) {
+    const double s = p.x() / 0.1;  // 0 … 1 along the bar
+    const Eigen::AngleAxisd twist(amount * s, Vec3::UnitX()), bend(0.5 * amount * s, Vec3::UnitY());
+    p = bend * (twist * p);
+  }
+  return x;
+}
+
+FemBody bar(const Material& m) { return make_fem_body("bar", make_box(Vec3(0.1, 0.02, 0.02), 6, 2, 2), 0, m); }
+
+// the free velocities of `body` at x (v = 0, gravity), with the given reuse policy
+Points free_velocities(const FemBody& body, const Material& m, const Points& x, FemSystem& sys,
+                       const FactorizationReuse& reuse) {
+  const size_t n = body.rest.nodes.size();
+  const Points zero(n, Vec3::Zero());
+  Points gravity(n);
+  for (size_t i = 0; i < n; ++i) gravity[i] = body.node_mass[i] * Vec3(0, 0, -9.81);
+  Points v_free;
+  fem_free_motion(body, m, x, zero, zero, gravity, 0.01, sys, v_free, reuse);
+  return v_free;
+}
+
+double max_difference(const Points& a, const Points& b) {
+  double d = 0.0;
+  for (size_t i = 0; i < a.size(); ++i) d = std::max(d, (a[i] - b[i]).norm());
+  return d;
+}
+
+double max_norm(const Points& a) {
+  double d = 0.0;
+  for (const Vec3& p : a) d = std::max(d, p.norm());
+  return d;
+}
+
+const FactorizationReuse kExact{false, 4, 20};
+
+}  // namespace
+
+TEST(PreconditionedCg, ReachesTheSolutionOfTheStepsMatrixFromANearbyFactorization) {
+  const Material m = rubber();
+  const FemBody body = bar(m);
+  FemSystem sys;
+  init_fem_system(body, sys);
+  free_velocities(body, m, bent(body.rest, 0.30), sys, kExact);  // factorizes A₀
+  const BlockCholesky A0 = *sys.solver;
+  free_velocities(body, m, bent(body.rest, 0.31), sys, kExact);  // A (and its factorization)
+  const SparseMatrix A = sys.A;
+  VecX b = VecX::LinSpaced(A.rows(), -1.0, 2.0);
+  const VecX exact = sys.solver->solve(b);
+  VecX x, r, z, p, q;
+  const int it = preconditioned_cg(A, A0, b, x, 20, kCgTolerance, r, z, p, q);
+  EXPECT_GT(it, 0);  // A₀ is not A: CG has work to do
+  EXPECT_LT((x - exact).norm(), 1e-8 * exact.norm());
+  EXPECT_GT((A0.solve(b) - exact).norm(), 1e-5 * exact.norm()) << "A₀ alone is not A";
+  // the factorization of A itself: its own solve is within the tolerance, no iteration
+  EXPECT_EQ(preconditioned_cg(A, *sys.solver, b, x, 20, kCgTolerance, r, z, p, q), 0);
+  // b = 0: x = 0
+  b.setZero();
+  EXPECT_EQ(preconditioned_cg(A, A0, b, x, 20, kCgTolerance, r, z, p, q), 0);
+  EXPECT_EQ(x.norm(), 0.0);
+  // too few iterations allowed for a factorization far from A: -1
+  free_velocities(body, m, bent(body.rest, 1.2), sys, kExact);
+  b = VecX::LinSpaced(A.rows(), -1.0, 2.0);
+  EXPECT_EQ(preconditioned_cg(sys.A, A0, b, x, 1, kCgTolerance, r, z, p, q), -1);
+}
+
+TEST(FactorizationReuse, KeptFactorizationGivesTheExactFreeMotion) {
+  const Material m = rubber();
+  const FemBody body = bar(m);
+  FemSystem exact, kept;
+  init_fem_system(body, exact);
+  init_fem_system(body, kept);
+  const FactorizationReuse reuse{true, 6, 3};
+  // step 1: nothing to keep yet, both factorize
+  free_velocities(body, m, bent(body.rest, 0.300), exact, kExact);
+  free_velocities(body, m, bent(body.rest, 0.300), kept, reuse);
+  const auto generation = kept.factor_generation;
+  EXPECT_EQ(kept.factor_age, 0);
+  // steps 2-4: a slightly different shape; the kept factorization preconditions CG, the free
+  // velocities are the exact ones (the direct solve of a new factorization) to CG's tolerance
+  for (int step = 1; step <= 3; ++step) {
+    const Points x = bent(body.rest, 0.300 + 0.0002 * step);
+    const Points ve = free_velocities(body, m, x, exact, kExact);
+    const Points vk = free_velocities(body, m, x, kept, reuse);
+    EXPECT_EQ(kept.factor_generation, generation) << "step " << step;
+    EXPECT_EQ(kept.factor_age, step);
+    EXPECT_GE(kept.cg_iterations, 1);
+    EXPECT_LE(kept.cg_iterations, reuse.max_cg_iterations);
+    EXPECT_LT(max_difference(ve, vk), 1e-8 * max_norm(ve)) << "step " << step;
+    // the factorization kept is that of the first step's matrix, and the backends see it
+    EXPECT_EQ(kept.A_factored.nonZeros(), kept.A.nonZeros());
+    EXPECT_GT((kept.A_factored - kept.A).norm(), 0.0);
+  }
+  // step 5: max_age (3) reached, a new factorization in this step
+  const Points x = bent(body.rest, 0.3010);
+  const Points ve = free_velocities(body, m, x, exact, kExact);
+  const Points vk = free_velocities(body, m, x, kept, reuse);
+  EXPECT_EQ(kept.factor_generation, generation + 1);
+  EXPECT_EQ(kept.factor_age, 0);
+  EXPECT_EQ(kept.cg_iterations, 0);
+  EXPECT_EQ((kept.A_factored - kept.A).norm(), 0.0);
+  EXPECT_LT(max_difference(ve, vk), 1e-12 * max_norm(ve));
+}
+
+TEST(FactorizationReuse, AFactorizationTooFarFromTheStepIsReplacedAndTheNextAttemptsWait) {
+  const Material m = rubber();
+  const FemBody body = bar(m);
+  FemSystem exact, kept;
+  init_fem_system(body, exact);
+  init_fem_system(body, kept);
+  const FactorizationReuse reuse{true, 2, 20};
+  free_velocities(body, m, bent(body.rest, 0.0), kept, reuse);
+  auto generation = kept.factor_generation;
+  // a large change of shape: two CG iterations are not enough, A is factorized in this step
+  // and the velocities are the exact ones
+  const Points x = bent(body.rest, 1.0);
+  const Points ve = free_velocities(body, m, x, exact, kExact);
+  const Points vk = free_velocities(body, m, x, kept, reuse);
+  EXPECT_EQ(kept.factor_generation, ++generation);
+  EXPECT_EQ(kept.cg_iterations, 0);
+  EXPECT_LT(max_difference(ve, vk), 1e-12 * max_norm(ve));
+  // the next step factorizes without trying (it waits one step), even for the same shape,
+  // which CG on the kept factorization would solve at once
+  free_velocities(body, m, x, kept, reuse);
+  EXPECT_EQ(kept.factor_generation, ++generation);
+  // then it tries again, and keeps the factorization of that same shape
+  free_velocities(body, m, x, kept, reuse);
+  EXPECT_EQ(kept.factor_generation, generation);
+  EXPECT_EQ(kept.factor_age, 1);
+}
+
+TEST(FactorizationReuse, WithoutReuseEveryStepFactorizes) {
+  const Material m = rubber();
+  const FemBody body = bar(m);
+  FemSystem sys;
+  init_fem_system(body, sys);
+  for (int step = 1; step <= 3; ++step) {
+    free_velocities(body, m, bent(body.rest, 0.3), sys, kExact);
+    EXPECT_EQ(sys.factor_generation, static_cast<std::uint64_t>(step));
+    EXPECT_EQ(sys.factor_age, 0);
+    EXPECT_EQ(sys.A_factored.nonZeros(), 0);  // no copy kept
+  }
+}
+
+// The correction's solve uses the step's A, not the kept factorization (method §7.6).
+TEST(FactorizationReuse, TheCorrectionSolvesWithTheStepsMatrix) {
+  const Material m = rubber();
+  const FemBody body = bar(m);
+  FemSystem kept;
+  init_fem_system(body, kept);
+  const FactorizationReuse reuse{true, 6, 20};
+  free_velocities(body, m, bent(body.rest, 0.300), kept, reuse);
+  free_velocities(body, m, bent(body.rest, 0.3002), kept, reuse);
+  ASSERT_EQ(kept.factor_age, 1);
+  const VecX b = VecX::LinSpaced(kept.A.rows(), 1.0, -1.0);
+  const BlockCholesky old = *kept.solver;
+  BlockCholesky fresh = old;
+  ASSERT_TRUE(fresh.factorize(kept.A));
+  const VecX exact = fresh.solve(b);
+  VecX x = b;
+  fem_solve_step_system(body, kept, reuse, x);
+  EXPECT_LT((x - exact).norm(), 1e-8 * exact.norm());
+  EXPECT_GT((old.solve(b) - exact).norm(), 1e-6 * exact.norm()) << "the kept factorization alone is not A";
+  EXPECT_EQ(kept.factor_age, 1) << "it kept the factorization";
+  // a fresh factorization solves directly
+  free_velocities(body, m, bent(body.rest, 0.3002), kept, FactorizationReuse{false, 4, 20});
+  x = b;
+  fem_solve_step_system(body, kept, reuse, x);
+  EXPECT_LT((x - exact).norm(), 1e-12 * exact.norm());
+}
