@@ -114,6 +114,8 @@ val profile(const Facade& f) {
   o.set("cavities_count", p.cavities_count);
   o.set("iterations", p.iterations);
   o.set("residual", p.residual);
+  o.set("factorizations", p.factorizations);
+  o.set("cg_iterations", p.cg_iterations);
   return o;
 }
 

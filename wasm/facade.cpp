@@ -385,6 +385,8 @@ ProfileInfo Facade::profile() const {
   p.cavities_count = s.cavities;
   p.iterations = s.solver_iterations;
   p.residual = s.solver_residual;
+  p.factorizations = s.factorizations;
+  p.cg_iterations = s.cg_iterations;
   return p;
 }
 

@@ -36,6 +36,8 @@ struct ProfileInfo {
   int cavities_count = 0;   // tracked cavities
   int iterations = 0;       // PGS iterations used
   double residual = 0;      // final PGS residual
+  int factorizations = 0;   // FEM bodies factorized in the last step (settings.factorization)
+  int cg_iterations = 0;    // CG iterations of bodies that kept their factorization
 };
 
 /// a tracked cavity (model/state.h CavityState)

@@ -56,6 +56,8 @@ void BenchStats::add(const StepProfile& p) {
   sum_cavities_ += p.cavities;
   sum_iterations_ += p.solver_iterations;
   unions_ += p.cavity_unions;
+  factorizations_ += p.factorizations;
+  cg_iterations_ += p.cg_iterations;
   max_constraints_ = samples_ == 0 ? p.constraints : std::max(max_constraints_, p.constraints);
   ++samples_;
 }
@@ -73,9 +75,10 @@ std::string format_bench_table(const BenchStats& stats, const ModelCounts& count
   char line[256];
   std::string out;
   std::snprintf(line, sizeof(line),
-                "FEM nodes %d   collision nodes %d   mean constraints %.2f   steps %ld   unions %ld\n",
+                "FEM nodes %d   collision nodes %d   mean constraints %.2f   steps %ld   unions %ld   "
+                "factorizations %ld   CG iterations %ld\n",
                 counts.fem_nodes, counts.collision_nodes, stats.mean_constraints(),
-                stats.samples(), stats.cavity_unions());
+                stats.samples(), stats.cavity_unions(), stats.factorizations(), stats.cg_iterations());
   out += line;
   // heading
   std::snprintf(line, sizeof(line), "%-9s", "");
@@ -115,6 +118,8 @@ nlohmann::json bench_json(const BenchStats& stats, const ModelCounts& counts) {
           {"mean_cavities", stats.mean_cavities()},
           {"mean_solver_iterations", stats.mean_solver_iterations()},
           {"cavity_unions", stats.cavity_unions()},
+          {"factorizations", stats.factorizations()},
+          {"cg_iterations", stats.cg_iterations()},
           {"stages", stages},
           {"other", timing_json(stats.other())},
           {"total", timing_json(stats.total())}};

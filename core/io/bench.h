@@ -48,6 +48,10 @@ class BenchStats {
   double mean_solver_iterations() const { return mean(sum_iterations_); }
   /// mesh unions computed over the timed steps (the cavity stage's dominant cost when they run)
   long cavity_unions() const { return unions_; }
+  /// FEM factorizations over the timed steps (one per body and step unless
+  /// settings.factorization.reuse keeps one), and the CG iterations on kept ones
+  long factorizations() const { return factorizations_; }
+  long cg_iterations() const { return cg_iterations_; }
   int max_constraints() const { return max_constraints_; }
 
  private:
@@ -59,7 +63,7 @@ class BenchStats {
   double sum_other_ = 0.0, max_other_ = 0.0;
   double sum_constraints_ = 0.0, sum_contacts_ = 0.0, sum_cavities_ = 0.0, sum_iterations_ = 0.0;
   int max_constraints_ = 0;
-  long unions_ = 0;
+  long unions_ = 0, factorizations_ = 0, cg_iterations_ = 0;
 };
 
 /// The timing table, columns as the paper's Table 1 plus "other" (leak + correction):
@@ -69,12 +73,12 @@ class BenchStats {
 ///   max ms        ...
 ///
 /// preceded by a line with FEM nodes, collision nodes, mean constraints, the sample count and
-/// the mesh unions computed over them.
+/// the mesh unions, FEM factorizations and CG iterations (settings.factorization) over them.
 std::string format_bench_table(const BenchStats& stats, const ModelCounts& counts);
 
 /// The same as JSON:
 ///   {"steps": n, "fem_nodes", "collision_nodes", "mean_constraints", "mean_contacts",
-///    "mean_cavities", "mean_solver_iterations", "cavity_unions",
+///    "mean_cavities", "mean_solver_iterations", "cavity_unions", "factorizations", "cg_iterations",
 ///    "stages": {"<stage_name>": {"mean_ms", "max_ms"}, ...},   // all seven stages
 ///    "other": {...}, "total": {"mean_ms", "max_ms"}}
 nlohmann::json bench_json(const BenchStats& stats, const ModelCounts& counts);

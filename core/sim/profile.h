@@ -20,6 +20,9 @@ struct StepProfile {
   int constraints = 0;                   // constraint rows (3 per contact + 1 per cavity)
   int cavities = 0;                      // active cavities (pressure rows)
   int cavity_unions = 0;                 // mesh unions computed this step
+  int factorizations = 0;                // FEM bodies whose system was factorized this step
+  int cg_iterations = 0;                 // CG iterations of FEM bodies that kept an old
+                                         // factorization (settings.factorization.reuse)
   int cavity_union_failures = 0;         // mesh unions that failed this step (see warnings)
   int seals_opened = 0;                  // cavities released in this step because the solved
                                          // shape opened their seal (the step was solved again)

@@ -133,6 +133,11 @@ void Simulation::step() {
   p.constraints = w.rows.count();
   p.cavities = w.rows.layout.cavities;
   p.cavity_unions = w.cavity_unions;
+  for (const FemSystem& s : w.fem) {
+    if (s.num_free == 0) continue;
+    if (s.factor_age == 0) ++p.factorizations;
+    p.cg_iterations += s.cg_iterations;
+  }
   p.cavity_union_failures = static_cast<int>(w.union_failures.size());
   p.solver_iterations = w.solver_iterations;
   p.solver_residual = w.solver_residual;

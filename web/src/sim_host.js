@@ -281,7 +281,8 @@ export class SimHost {
     const prof = this.safe('profile', () => s.profile(), {});
     const profile = {};
     for (const key of ['leak', 'free_motion', 'collision', 'cavities', 'compliance', 'solve', 'correction',
-                       'total', 'contacts', 'constraints', 'cavities_count', 'iterations', 'residual']) {
+                       'total', 'contacts', 'constraints', 'cavities_count', 'iterations', 'residual',
+                       'factorizations', 'cg_iterations']) {
       if (prof && prof[key] !== undefined) profile[key] = prof[key];
     }
     const msg = {
