@@ -15,7 +15,7 @@ class CpuCompliance final : public ComplianceBackend {
  public:
   const char* name() const override { return "cpu"; }
 
-  void init(const ComplianceSetup&) override {}
+  void init(const ComplianceSetup&) override { cache_.clear(); }  // a new model: nothing kept
 
   void build(const ComplianceInput& in, Eigen::MatrixXd& W) override {
     const ConstraintRows& rows = *in.rows;
