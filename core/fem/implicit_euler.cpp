@@ -96,6 +96,16 @@ int preconditioned_cg(const SparseMatrix& A, const Factorization& M, const VecX&
   return -1;
 }
 
+// factorizes the step's A and records it: a new generation, age 0, and (with reuse) the copy
+// of A the backends read
+static void factorize_step_system(const FemBody& body, FemSystem& sys, const FactorizationReuse& reuse) {
+  if (!sys.solver->factorize(sys.A))
+    throw SimulationError("body '" + body.name + "': the implicit system is not positive definite");
+  ++sys.factor_generation;
+  sys.factor_age = 0;
+  if (reuse.reuse) sys.A_factored = sys.A;
+}
+
 void fem_free_motion(const FemBody& body, const Material& material, const Points& x,
                      const Points& v, const Points& v_held, const Points& applied, double h,
                      FemSystem& sys, Points& v_free, const FactorizationReuse& reuse) {
@@ -168,12 +178,8 @@ void fem_free_motion(const FemBody& body, const Material& material, const Points
       }
     }
     if (fresh) {
-      if (!sys.solver->factorize(sys.A))
-        throw SimulationError("body '" + body.name + "': the implicit system is not positive definite");
+      factorize_step_system(body, sys, reuse);
       sys.dv = sys.solver->solve(sys.rhs);
-      ++sys.factor_generation;
-      sys.factor_age = 0;
-      if (reuse.reuse) sys.A_factored = sys.A;
     }
   }
   v_free.resize(n);
@@ -196,11 +202,7 @@ void fem_solve_step_system(const FemBody& body, FemSystem& sys, const Factorizat
       sys.cg_iterations += it;
       return;
     }
-    if (!sys.solver->factorize(sys.A))
-      throw SimulationError("body '" + body.name + "': the implicit system is not positive definite");
-    ++sys.factor_generation;
-    sys.factor_age = 0;
-    if (reuse.reuse) sys.A_factored = sys.A;
+    factorize_step_system(body, sys, reuse);
   }
   sys.solver->solve_in_place(b);
 }
