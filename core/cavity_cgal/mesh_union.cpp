@@ -39,6 +39,7 @@ struct Exact_field_selector<double> {
 #include <CGAL/Polygon_mesh_processing/orientation.h>
 #include <CGAL/Polygon_mesh_processing/self_intersections.h>
 #include <CGAL/Surface_mesh.h>
+#include <CGAL/box_intersection_d.h>
 #include <CGAL/boost/graph/helpers.h>
 
 #include <algorithm>
@@ -69,6 +70,38 @@ OriginMap origin_map(Mesh& m) {
   return m.add_property_map<FaceIndex, int>(kOriginProperty, kUntracked).first;
 }
 
+// Whether m (built from in) self-intersects: every pair of faces, or for a rigid motion of a
+// checked mesh (UnionMesh::rigid_motion_of_checked) only the faces around the moved vertices.
+// Their faces are the only ones that changed, so an intersection the offset created is between
+// one of them and a face whose box meets its box: those faces are checked, pairwise.
+bool self_intersects(const UnionMesh& in, const Mesh& m) {
+  if (!in.rigid_motion_of_checked) return PMP::does_self_intersect(m);
+  if (in.moved.empty()) return false;
+  std::vector<char> moved(in.vertices.size(), 0);
+  for (int v : in.moved)
+    if (v >= 0 && v < static_cast<int>(moved.size())) moved[v] = 1;
+  using Box = CGAL::Box_intersection_d::Box_with_info_d<double, 3, std::size_t>;
+  std::vector<Box> all, changed;
+  all.reserve(in.triangles.size());
+  for (std::size_t f = 0; f < in.triangles.size(); ++f) {
+    const Tri& t = in.triangles[f];
+    CGAL::Bbox_3 box;
+    for (int v : t) box += CGAL::Bbox_3(in.vertices[v].x(), in.vertices[v].y(), in.vertices[v].z(),
+                                        in.vertices[v].x(), in.vertices[v].y(), in.vertices[v].z());
+    all.emplace_back(box, f);
+    if (moved[t[0]] || moved[t[1]] || moved[t[2]]) changed.emplace_back(box, f);
+  }
+  if (changed.empty()) return false;
+  std::vector<char> near(in.triangles.size(), 0);
+  for (const Box& b : changed) near[b.info()] = 1;
+  CGAL::box_intersection_d(changed.begin(), changed.end(), all.begin(), all.end(),
+                           [&](const Box&, const Box& b) { near[b.info()] = 1; });
+  std::vector<FaceIndex> faces;
+  for (std::size_t f = 0; f < near.size(); ++f)
+    if (near[f]) faces.push_back(FaceIndex(static_cast<Mesh::size_type>(f)));
+  return PMP::does_self_intersect(faces, m);
+}
+
 // Builds a Surface_mesh from `in`, tagging each face with its origin code; throws
 // MeshUnionError naming the mesh when the input is not a closed, self-intersection-free,
 // outward-oriented 2-manifold.
@@ -96,8 +129,7 @@ void build_input(const UnionMesh& in, int body, const std::string& name, Mesh& m
   }
   if (in.triangles.empty()) throw MeshUnionError(name + " is empty");
   if (!CGAL::is_closed(m)) throw MeshUnionError(name + " is not closed");
-  // isolated vertices would survive in the input but are harmless; drop them for the checks
-  if (PMP::does_self_intersect(m)) throw MeshUnionError(name + " self-intersects");
+  if (self_intersects(in, m)) throw MeshUnionError(name + " self-intersects");
   if (!PMP::is_outward_oriented(m)) throw MeshUnionError(name + " is not outward oriented");
 }
 

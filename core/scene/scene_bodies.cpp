@@ -220,9 +220,9 @@ void read_mesh_file(SceneBuild& b, const Json& v, const std::string& ptr, bool f
     UnionMesh u;
     if (fem) {
       const BoundarySurface s = extract_boundary(out.tets);
-      u = UnionMesh{s.surface.vertices, s.surface.triangles};
+      u = UnionMesh{s.surface.vertices, s.surface.triangles, false, {}};
     } else {
-      u = UnionMesh{out.surface.vertices, out.surface.triangles};
+      u = UnionMesh{out.surface.vertices, out.surface.triangles, false, {}};
     }
     try {
       check_union_input(u, "the mesh");

@@ -138,6 +138,16 @@ void offset_meshes(const Model& model, const Workspace& work, const PairKey& pai
   // a 5 nm jitter (kUnionJitter × d_seal) keeps CGAL's filters decisive (method §9.2)
   jitter_vertices(a, kUnionJitter * d, 0x51ed2701ULL);
   jitter_vertices(b, kUnionJitter * d, 0x7f4a7c15ULL);
+  // a rigid surface checked at reset needs its self-intersection check only around the
+  // vertices the offset moved (method §9.3)
+  auto rigid_check = [&](int slot, const std::vector<char>& moved, UnionMesh& m) {
+    if (slot >= static_cast<int>(work.rigid_surface_checked.size()) || !work.rigid_surface_checked[slot]) return;
+    m.rigid_motion_of_checked = true;
+    for (size_t v = 0; v < moved.size(); ++v)
+      if (moved[v]) m.moved.push_back(static_cast<int>(v));
+  };
+  rigid_check(pair.first, moved_a, a);
+  rigid_check(pair.second, moved_b, b);
 }
 
 /// Job 3: the cavities of one pair's union (vertices and triangles; no air yet).  A failed

@@ -1,4 +1,5 @@
 // The workspace of a model (docs/architecture.md): sized once per Simulation::reset.
+#include "cavity/cavity_mesh.h"  // the union's input check (cavity_cgal, through cavity)
 #include "stages/stages.h"
 
 namespace suction {
@@ -39,6 +40,25 @@ void init_collision(const Model& model, Workspace& work) {
   work.collision_points.resize(n);
 }
 
+// A rigid body's surface enters every union of its pairs as a rigid motion of itself: checked
+// once here (its vertices in the body frame), the unions need not check all of it again
+// (UnionMesh::rigid_motion_of_checked).  A surface that fails keeps the full check, which then
+// reports it at its first union, as before.
+void init_rigid_surface_checks(const Model& model, Workspace& work) {
+  const BodySlots slots(model);
+  work.rigid_surface_checked.assign(slots.count(), 0);
+  if (!model.settings.cavity.enabled) return;
+  for (int s = 0; s < slots.count(); ++s) {
+    if (slots.body(s).type != BodyType::Rigid) continue;
+    const SurfaceMesh& surface = slot_surface(model, s);
+    try {
+      check_union_input(UnionMesh{surface.vertices, surface.triangles, false, {}}, "rigid surface");
+      work.rigid_surface_checked[s] = 1;
+    } catch (const MeshUnionError&) {
+    }
+  }
+}
+
 }  // namespace
 
 void init_workspace(const Model& model, Workspace& work) {
@@ -49,6 +69,7 @@ void init_workspace(const Model& model, Workspace& work) {
   for (size_t i = 0; i < model.fem.size(); ++i) init_fem_system(model.fem[i], work.fem[i]);
   work.rigid.assign(model.rigid.size(), RigidWork{});
   init_collision(model, work);
+  init_rigid_surface_checks(model, work);
   work.rows.clear();
   // what the seal check kept for the next step is keyed by the step number: a reset starts
   // the count again, at other shapes

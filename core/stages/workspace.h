@@ -75,6 +75,9 @@ struct Workspace {
     std::vector<CavityState> fresh;
   };
   std::vector<CachedUnion> union_cache;
+  // per slot: a rigid body whose surface passed the union's input check at reset (its
+  // unions then check only the triangles around the vertices their offset moves)
+  std::vector<char> rigid_surface_checked;
 
   int solver_iterations = 0;
   double solver_residual = 0.0;

@@ -239,6 +239,49 @@ TEST(MeshUnion, SelfIntersectingInputIsRejected) {
   }
 }
 
+// A rigid body's surface is checked once (check_union_input); its unions check only the faces
+// around the vertices the offset moved.  A vertex pushed through the far side of the box makes
+// its faces cross one they do not touch: the local check must still see it.
+TEST(MeshUnion, AMovedVertexOfACheckedRigidSurfaceIsCheckedAgainstTheFacesItReaches) {
+  const UnionMesh a = box({1, 1, 1}, {0, 0, 0});
+  UnionMesh b = box({1, 1, 1}, {0.6, 0, 0});
+  check_union_input(b, "b");  // the rest surface passes the full check
+  int corner = 0;  // the corner farthest along +x+y+z
+  for (int v = 1; v < static_cast<int>(b.vertices.size()); ++v)
+    if (b.vertices[v].sum() > b.vertices[corner].sum()) corner = v;
+  b.vertices[corner] = Vec3(0.6 - 0.8, 0.3, 0.3);  // through the face x = 0.1
+  b.rigid_motion_of_checked = true;
+  b.moved = {corner};
+  try {
+    mesh_union_components(a, b);
+    FAIL() << "expected MeshUnionError";
+  } catch (const MeshUnionError& e) {
+    EXPECT_NE(std::string(e.what()).find("mesh b self-intersects"), std::string::npos) << e.what();
+  }
+  b.rigid_motion_of_checked = false;  // the full check agrees
+  EXPECT_THROW(mesh_union_components(a, b), MeshUnionError);
+}
+
+// The checks choose nothing about the result: a checked rigid surface with a vertex offset (as
+// the cavity stage moves a sealing vertex) gives the same union as the full check.
+TEST(MeshUnion, TheLocalCheckGivesTheSameUnionAsTheFullOne) {
+  const double R = 0.02, r = 0.017;
+  const UnionMesh dome = dome_shell(R, r, 0.0, 48, 12);
+  UnionMesh plate = box({0.06, 0.06, 0.01}, {0.0, 0.0, -0.005 + 2e-5});  // the dome sinks 20 µm
+  plate.vertices[0] += Vec3(0.0, 0.0, -1e-3);  // an offset vertex, far from the dome
+  const auto full = mesh_union_components(dome, plate);
+  plate.rigid_motion_of_checked = true;
+  plate.moved = {0};
+  const auto local = mesh_union_components(dome, plate);
+  ASSERT_EQ(full.size(), local.size());
+  ASSERT_EQ(full.size(), 2u);  // the skin and the cavity
+  for (size_t c = 0; c < full.size(); ++c) {
+    EXPECT_EQ(full[c].volume, local[c].volume);
+    EXPECT_EQ(full[c].triangles, local[c].triangles);
+    EXPECT_EQ(full[c].face_source, local[c].face_source);
+  }
+}
+
 TEST(MeshUnion, InwardOrientedInputIsRejected) {
   UnionMesh a = box({1, 1, 1}, {0, 0, 0});
   for (Tri& t : a.triangles) std::swap(t[1], t[2]);
