@@ -16,8 +16,8 @@ struct UnionMesh {
   std::vector<Tri> triangles;
   /// The self-intersection check the union runs.  false: every pair of triangles.  true: the
   /// mesh is a rigid motion of one that passed check_union_input, except for the vertices in
-  /// `moved`; a self-intersection the motion cannot create, so only the triangles whose boxes
-  /// meet the box of the triangles around `moved` are checked (none when `moved` is empty).
+  /// `moved`.  A rigid motion creates no self-intersection, so only the triangles around
+  /// `moved` and the triangles whose boxes meet theirs are checked (none when `moved` is empty).
   /// The cavity stage sets it for rigid bodies (their offset moves a few vertices).
   bool rigid_motion_of_checked = false;
   std::vector<int> moved;  // with rigid_motion_of_checked: the vertices moved off the motion
