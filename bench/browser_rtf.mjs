@@ -26,7 +26,9 @@
 // not changed) so that the worker also records every step's profile() with the step's plot
 // sample, and the mean and worst are over every step. "wall ms/step" is wall / steps, everything
 // included. "frames/s" counts frames with a new state (the page's fps readout, over the whole
-// run), "draws/s" the requestAnimationFrame callbacks (three.js renders on every one). Exit
+// run), "draws/s" the drawings of the 3D view (the page's own count, window.__suction.render.draws:
+// it draws only when something changed, web/src/render_quality.js; the requestAnimationFrame
+// callbacks for a page without that count; the JSON has both). Exit
 // status: 0 every scene ran (to its end or to its limit), 1 a scene failed (load error, a
 // diverging step, a page error), 2 something is missing (build/web, the wasm module, a scene,
 // chromium, playwright-core).
@@ -100,7 +102,8 @@ try { ({ chromium } = createRequire(path.join(root, 'web', 'package.json'))('pla
 function instrument() {
   const B = { playAt: null, endAt: null, endTime: null, stepAtPlay: null, timeAtPlay: null,
               frames: 0, lastStep: 0, lastTime: 0, lastFrameAt: null, profiles: [], stepProfiles: [], errors: [], draws: 0,
-              playing: false };
+              drawsAtPlay: null, drawsAtEnd: null, playing: false };
+  const pageDraws = () => { try { const n = window.__suction.render.draws; return typeof n === 'number' ? n : null; } catch { return null; } };
   window.__bench = B;
   const keys = ['total', 'free_motion', 'collision', 'cavities', 'compliance', 'solve', 'leak', 'correction',
                 'constraints', 'contacts', 'cavities_count', 'iterations'];
@@ -121,7 +124,7 @@ function instrument() {
             if (smp.step > B.stepAtPlay && smp.benchProfile && typeof smp.benchProfile.total === 'number') B.stepProfiles.push(smp.benchProfile);
           }
         } else if (m.type === 'end') {
-          if (B.endAt === null && B.playAt !== null) { B.endAt = performance.now(); B.endTime = m.time; }
+          if (B.endAt === null && B.playAt !== null) { B.endAt = performance.now(); B.endTime = m.time; B.drawsAtEnd = pageDraws(); }
         } else if (m.type === 'error') {
           B.errors.push(`${m.where}: ${m.message}`);
         } else if (m.type === 'status') {
@@ -131,7 +134,7 @@ function instrument() {
     }
     postMessage(msg, ...rest) {
       if (msg && msg.type === 'play' && B.playAt === null) {
-        B.playAt = performance.now(); B.stepAtPlay = B.lastStep; B.timeAtPlay = B.lastTime;
+        B.playAt = performance.now(); B.stepAtPlay = B.lastStep; B.timeAtPlay = B.lastTime; B.drawsAtPlay = pageDraws();
       }
       return super.postMessage(msg, ...rest);
     }
@@ -237,7 +240,10 @@ async function runScene(context, base, scene, timeoutS) {
     res.mean_constraints = use.mean_constraints;
     res.frames = B.frames;
     res.frames_per_s = res.wall_s > 0 ? B.frames / res.wall_s : null;
-    res.draws_per_s = res.wall_s > 0 ? B.draws / res.wall_s : null;
+    res.animation_frames_per_s = res.wall_s > 0 ? B.draws / res.wall_s : null;
+    const drawsAtStop = res.complete ? B.drawsAtEnd : (await page.evaluate(() => { try { return window.__suction.render.draws; } catch { return null; } }));
+    res.draws_per_s = res.wall_s > 0 && typeof B.drawsAtPlay === 'number' && typeof drawsAtStop === 'number'
+      ? (drawsAtStop - B.drawsAtPlay) / res.wall_s : res.animation_frames_per_s;
     res.steps_per_frame = B.frames > 0 ? res.steps / B.frames : null;
     log(`${scene}: ${res.complete ? 'end' : `LIMIT (${timeoutS} s)`}: ${res.sim_s.toFixed(3)} s simulated in ${res.wall_s.toFixed(1)} s, RTF ${res.rtf.toFixed(3)}`);
   } catch (e) {

@@ -113,6 +113,23 @@ async function main() {
     await shot(page, 'loaded');
     const checksum0 = s.positionsChecksum;
 
+    // drawing: auto picks fast on a software renderer (SwiftShader here), and a paused page with
+    // nothing changing draws about once a second, not at every animation frame
+    s = await S();
+    log(`WebGL renderer: ${s.render.glRenderer || '(unknown)'}; drawing ${s.render.quality} (${s.render.mode})`);
+    check(s.render.mode === 'auto' && s.render.quality === (s.render.software ? 'fast' : 'full'),
+          'drawing quality: fast exactly on a software renderer (?render=auto)',
+          `${s.render.quality}, software ${s.render.software}, '${s.render.glRenderer}'`);
+    const dpr = await page.evaluate(() => Math.min(2, window.devicePixelRatio || 1));
+    check(s.render.antialias === (s.render.quality === 'full') &&
+          s.render.pixelRatio === (s.render.quality === 'full' ? dpr : dpr / 2),
+          'fast drawing: no antialiasing, half the pixels per side', `antialias ${s.render.antialias}, pixel ratio ${s.render.pixelRatio}`);
+    const draws0 = s.render.draws;
+    await page.waitForTimeout(3000);
+    s = await S();
+    check(s.render.draws - draws0 <= 5, 'a paused page with nothing changing draws at most about once a second',
+          `${s.render.draws - draws0} drawings in 3 s`);
+
     // play until a cavity goes below ambient (or the scene ends)
     // as fast as the machine allows, up to real time
     await page.selectOption('#speed-mode', 'realtime');

@@ -6,6 +6,7 @@ import { classifyPhase, PHASE_TEXT } from './phase.js';
 import { RingBuffer, drawPlot } from './plot.js';
 import { pressureColor, positionsChecksum, fmt } from './physics.js';
 import { editableFields, displayValue, overridesFor, getPointer } from './scene_params.js';
+import { parseRenderMode, isSoftwareRenderer, renderSettings, shouldDraw } from './render_quality.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -36,8 +37,25 @@ window.addEventListener('unhandledrejection', (e) => showError('page', e.reason 
 
 // ---- three.js ------------------------------------------------------------------------------
 const canvas = $('canvas3d');
-const renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
-renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
+// the WebGL renderer's name, from a throw-away context: on a software renderer the drawing
+// competes with the simulation for the CPU (src/render_quality.js)
+function webglRendererName() {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl');
+    if (!gl) return '';
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) || '');
+    const lose = gl.getExtension('WEBGL_lose_context');
+    if (lose) lose.loseContext();
+    return name;
+  } catch { return ''; }
+}
+const renderMode = parseRenderMode(params.get('render'));
+const glRenderer = webglRendererName();
+const render = { mode: renderMode.mode, glRenderer, software: isSoftwareRenderer(glRenderer),
+                 ...renderSettings(renderMode.mode, isSoftwareRenderer(glRenderer), window.devicePixelRatio), draws: 0 };
+const renderer = new THREE.WebGLRenderer({ canvas, antialias: render.antialias });
+renderer.setPixelRatio(render.pixelRatio);
 const scene3 = new THREE.Scene();
 scene3.background = new THREE.Color(0xe9edf2);
 const camera = new THREE.PerspectiveCamera(40, 1, 1e-4, 100);
@@ -75,8 +93,20 @@ function resize() {
     renderer.setSize(w, h, false);
     camera.aspect = w / Math.max(1, h);
     camera.updateProjectionMatrix();
+    requestDraw();
   }
 }
+
+// The view is drawn when something changed, not at every animation frame: a new state from the
+// worker, any message of the worker, the camera (the controls' change events, damping
+// included), the canvas size, or any input on the page (a checkbox that shows or hides
+// something); at the latest 1 s after the last drawing.
+let drawRequested = true, lastDrawn = -Infinity;
+function requestDraw() { drawRequested = true; }
+controls.addEventListener('change', requestDraw);
+for (const type of ['input', 'change', 'click', 'keydown', 'pointerdown', 'pointermove', 'pointerup', 'wheel'])
+  document.addEventListener(type, requestDraw, { capture: true, passive: true });
+window.addEventListener('resize', requestDraw);
 
 const BODY_COLORS = { soft: 0x4f8fd8, rigid: 0xc8a060, fixed: 0x9a9ea6 };
 
@@ -284,13 +314,17 @@ const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'modu
 worker.onerror = (e) => showError('worker', e.message || 'the simulation worker failed to start');
 worker.onmessage = (ev) => {
   const msg = ev.data;
+  requestDraw();
   switch (msg.type) {
     case 'ready':
       state.ready = true; state.backend = msg.backend; state.module = msg.module; state.version = msg.version;
       state.workerIsolated = msg.crossOriginIsolated;
       state.simThreads = msg.simThreads || 1;
-      $('backend').textContent = msg.backend === 'mock' ? 'MOCK backend (no wasm)'
-        : `wasm ${msg.version}` + (state.simThreads > 1 ? `, ${state.simThreads} threads` : '');
+      $('backend').textContent = (msg.backend === 'mock' ? 'MOCK backend (no wasm)'
+        : `wasm ${msg.version}` + (state.simThreads > 1 ? `, ${state.simThreads} threads` : '')) +
+        (render.quality === 'fast' ? ', fast drawing' : '');
+      $('backend').title = `drawing: ${render.quality} (${render.reason}; WebGL renderer: ${render.glRenderer || 'unknown'}); ` +
+        '?render=full or ?render=fast chooses';
       if (msg.backend === 'mock') showError('backend', 'running the JS mock of the simulator (?backend=mock): toy physics, not the real solver');
       break;
     case 'loaded': onLoaded(msg); break;
@@ -509,11 +543,16 @@ function drawPlotNow() {
   const tMax = Math.max(duration, all.length ? all[all.length - 1].t : 0);
   drawPlot(plotCtx, w, h, all, { pAtm: state.meta ? state.meta.pAtm : 101325, tMin: all.length ? Math.min(0, all[0].t) : 0, tMax: tMax || 1 });
 }
-renderer.setAnimationLoop(() => {
+renderer.setAnimationLoop((now) => {
   resize();
   flushDrag();
   controls.update();
-  renderer.render(scene3, camera);
+  if (shouldDraw(drawRequested || state.frameArrived, now, lastDrawn)) {
+    drawRequested = false;
+    lastDrawn = now;
+    ++render.draws;
+    renderer.render(scene3, camera);
+  }
   if (state.frameArrived) {
     state.frameArrived = false;
     drawPlotNow();
@@ -551,9 +590,12 @@ function debugSnapshot() {
     dragging: state.drag !== null,
     errors: state.errors.slice(),
     bannerVisible: !$('banner').hidden,
+    render: { mode: render.mode, quality: render.quality, software: render.software, glRenderer: render.glRenderer,
+              antialias: render.antialias, pixelRatio: renderer.getPixelRatio(), draws: render.draws },
   });
 }
 Object.defineProperty(window, '__suction', { get: debugSnapshot, configurable: false, enumerable: true });
 
 // ---- start ---------------------------------------------------------------------------------------
+if (renderMode.error) showError('render', renderMode.error);
 loadSceneList().then(loadScene).catch((e) => showError('scenes', e.message));
