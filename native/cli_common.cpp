@@ -27,7 +27,8 @@ void add_scene_options(CLI::App* command, SceneOptions& options) {
       ->type_name("NAME");
   command
       ->add_option("--threads", options.threads,
-                   "threads for the compliance (the calling one included; default 1): the same "
+                   "threads for the compliance and the free motion's element pass (the calling one "
+                   "included; default 1): the same "
                    "numbers for any count")
       ->check(CLI::Range(1, 64))
       ->type_name("N");

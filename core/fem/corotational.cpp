@@ -136,24 +136,35 @@ double elastic_energy(const ElasticElements& el, const TetMesh& rest, const Poin
   return energy;
 }
 
+ElementElastic element_elastic(const ElasticElements& el, const TetMesh& rest, const Points& x, int e) {
+  const Mat3 F = deformation_gradient(el, rest, x, e);
+  ElementElastic r;
+  r.R = polar_rotation(F);
+  const Mat3 P = corotational_stress(el, F, r.R);
+  r.energy = el.volume[e] * corotational_energy_density(el, F, r.R);
+  // f_a = -V P g_a  (g_a rows of D_m⁻¹, g_0 = -Σ)
+  r.H = -el.volume[e] * P * el.dm_inv[e].transpose();
+  return r;
+}
+
+void scatter_element_force(const TetMesh& rest, int e, const Mat3& H, Points& forces) {
+  const Tet& t = rest.tets[e];
+  forces[t[1]] += H.col(0);
+  forces[t[2]] += H.col(1);
+  forces[t[3]] += H.col(2);
+  forces[t[0]] -= H.col(0) + H.col(1) + H.col(2);
+}
+
 double add_elastic_forces(const ElasticElements& el, const TetMesh& rest, const Points& x,
                           Points& forces, std::vector<Mat3>* rotations) {
   double energy = 0.0;
   if (rotations) rotations->resize(rest.tets.size());
   for (size_t e = 0; e < rest.tets.size(); ++e) {
     const int ei = static_cast<int>(e);
-    const Mat3 F = deformation_gradient(el, rest, x, ei);
-    const Mat3 R = polar_rotation(F);
-    if (rotations) (*rotations)[e] = R;
-    const Mat3 P = corotational_stress(el, F, R);
-    energy += el.volume[e] * corotational_energy_density(el, F, R);
-    // f_a = -V P g_a  (g_a rows of D_m⁻¹, g_0 = -Σ)
-    const Mat3 H = -el.volume[e] * P * el.dm_inv[e].transpose();
-    const Tet& t = rest.tets[e];
-    forces[t[1]] += H.col(0);
-    forces[t[2]] += H.col(1);
-    forces[t[3]] += H.col(2);
-    forces[t[0]] -= H.col(0) + H.col(1) + H.col(2);
+    const ElementElastic r = element_elastic(el, rest, x, ei);
+    if (rotations) (*rotations)[e] = r.R;
+    energy += r.energy;
+    scatter_element_force(rest, ei, r.H, forces);
   }
   return energy;
 }

@@ -39,6 +39,17 @@ double elastic_energy(const ElasticElements& el, const TetMesh& rest, const Poin
 double add_elastic_forces(const ElasticElements& el, const TetMesh& rest, const Points& x,
                           Points& forces, std::vector<Mat3>* rotations = nullptr);
 
+/// One tetrahedron's share of add_elastic_forces: its rotation R, its energy V Ψ [J] and
+/// H = -V P D_m⁻ᵀ, whose columns are the forces on nodes 1..3 (node 0 gets minus their sum).
+/// Independent per element: a parallel pass computes these, a serial one sums them in order.
+struct ElementElastic {
+  Mat3 R, H;
+  double energy = 0.0;
+};
+ElementElastic element_elastic(const ElasticElements& el, const TetMesh& rest, const Points& x, int e);
+/// forces[nodes of tet e] += the element's nodal forces (from ElementElastic::H).
+void scatter_element_force(const TetMesh& rest, int e, const Mat3& H, Points& forces);
+
 /// Element force f_e = -R K_e (Rᵀ x_e - X_e) of tet e, given its rotation.
 Vec12 element_force(const ElasticElements& el, const TetMesh& rest, const Points& x, int e,
                     const Mat3& R);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/parallel.h"
 
 namespace suction {
 
@@ -106,6 +107,9 @@ static void factorize_step_system(const FemBody& body, FemSystem& sys, const Fac
   if (reuse.reuse) sys.A_factored = sys.A;
 }
 
+// elements per task of the parallel element pass
+constexpr int kElementChunk = 32;
+
 void fem_free_motion(const FemBody& body, const Material& material, const Points& x,
                      const Points& v, const Points& v_held, const Points& applied, double h,
                      FemSystem& sys, Points& v_free, const FactorizationReuse& reuse) {
@@ -114,9 +118,28 @@ void fem_free_motion(const FemBody& body, const Material& material, const Points
   const double alpha = material.damping_mass, beta = material.damping_stiffness;
   const double kcoef = h * beta + h * h;  // multiplies K_w in A and in b
 
-  // elastic forces and element rotations at the start of the step
+  // per element, independent of the others (in parallel, common/parallel.h): rotation, force
+  // columns and energy at the start of the step
+  const int ne = static_cast<int>(mesh.tets.size());
+  sys.rotations.resize(ne);
+  sys.element_H.resize(ne);
+  sys.element_energy.resize(ne);
+  parallel_for((ne + kElementChunk - 1) / kElementChunk, [&](int chunk, int) {
+    const int end = std::min(ne, (chunk + 1) * kElementChunk);
+    for (int e = chunk * kElementChunk; e < end; ++e) {
+      const ElementElastic r = element_elastic(body.elements, mesh, x, e);
+      sys.rotations[e] = r.R;
+      sys.element_H[e] = r.H;
+      sys.element_energy[e] = r.energy;
+    }
+  });
+  // the sums, serially in element order: the same bits for any number of threads
   std::fill(sys.elastic_force.begin(), sys.elastic_force.end(), Vec3::Zero());
-  sys.elastic_energy = add_elastic_forces(body.elements, mesh, x, sys.elastic_force, &sys.rotations);
+  sys.elastic_energy = 0.0;
+  for (int e = 0; e < ne; ++e) {
+    sys.elastic_energy += sys.element_energy[e];
+    scatter_element_force(mesh, e, sys.element_H[e], sys.elastic_force);
+  }
   sys.applied_force = applied;
 
   // b = h (f_el + f_applied − α M v) on free nodes; diagonal mass part of A
@@ -131,9 +154,9 @@ void fem_free_motion(const FemBody& body, const Material& material, const Points
   }
 
   // element blocks: A += (hβ + h²) R K_e Rᵀ;  b −= (hβ + h²) K_w v;  held coupling b −= A_fd Δv_d
-  for (size_t e = 0; e < mesh.tets.size(); ++e) {
+  for (int e = 0; e < ne; ++e) {
     const Tet& t = mesh.tets[e];
-    const Mat12 Kw = kcoef * warped_stiffness(body.elements, static_cast<int>(e), sys.rotations[e]);
+    const Mat12 Kw = kcoef * warped_stiffness(body.elements, e, sys.rotations[e]);
     Vec12 ve, dve;
     for (int a = 0; a < 4; ++a) {
       ve.segment<3>(3 * a) = v[t[a]];

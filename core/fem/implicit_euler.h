@@ -29,6 +29,10 @@ struct FemSystem {
   Points applied_force;            // #nodes: gravity + force drivers [N]
   VecX rhs, dv;                    // 3·free
   double elastic_energy = 0.0;     // [J]
+  // per tet, this step (the parallel element pass of fem_free_motion): force columns and energy
+  // (fem/corotational.h, ElementElastic)
+  std::vector<Mat3> element_H;
+  std::vector<double> element_energy;
   // the factorization's history (FactorizationReuse)
   SparseMatrix A_factored;         // the A that `solver` factorized (a copy, kept only with reuse)
   std::uint64_t factor_generation = 0;  // counts factorizations: the same number, the same factor

@@ -6,7 +6,9 @@
 
 #include <cmath>
 
+#include "common/parallel.h"
 #include "fem/block_ldlt.h"
+#include "fem/corotational.h"
 #include "fem/implicit_euler.h"
 #include "mesh/generators.h"
 #include "model/build.h"
@@ -196,4 +198,56 @@ TEST(FactorizationReuse, TheCorrectionSolvesWithTheStepsMatrix) {
   x = b;
   fem_solve_step_system(body, kept, reuse, x);
   EXPECT_LT((x - exact).norm(), 1e-12 * exact.norm());
+}
+
+// The element pass (rotations, forces, energy) runs in parallel and is summed serially in
+// element order, so the free motion is the same to the bit for any number of threads, and
+// its forces and energy are those of add_elastic_forces (fem/corotational.h) to the bit.
+TEST(FreeMotion, TheSameBitsForAnyThreadCount) {
+  const Material m = rubber();
+  FemBody body = make_fem_body("bar", make_box(Vec3(0.1, 0.02, 0.02), 12, 3, 3), 0, m);
+  const size_t n = body.rest.nodes.size();
+  Points v(n), v_held(n, Vec3::Zero()), applied(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Vec3& p = body.rest.nodes[i];
+    v[i] = Vec3(std::sin(97.0 * p.x()), std::cos(53.0 * p.y()), std::sin(31.0 * p.z() + 1.0));
+    applied[i] = body.node_mass[i] * Vec3(0, 0, -9.81);
+    if (p.x() < 1e-9) {  // the end at x = 0 follows a prescribed velocity (held, with Δv ≠ 0)
+      body.node_constraint[i] = kNodeFixed;
+      v_held[i] = Vec3(0.0, 0.01, -0.02);
+    }
+  }
+  const Points x = bent(body.rest, 0.4);
+  ASSERT_GT(body.rest.tets.size(), 200u) << "enough elements for several tasks";
+  const int old_threads = thread_count();
+  std::vector<Points> v_free(4), force(4);
+  std::vector<double> energy(4);
+  std::vector<VecX> values(4), rhs(4);
+  const int counts[4] = {1, 2, 3, 5};
+  for (int k = 0; k < 4; ++k) {
+    set_thread_count(counts[k]);
+    FemSystem sys;
+    init_fem_system(body, sys);
+    fem_free_motion(body, m, x, v, v_held, applied, 0.01, sys, v_free[k]);
+    force[k] = sys.elastic_force;
+    energy[k] = sys.elastic_energy;
+    values[k] = Eigen::Map<const VecX>(sys.A.valuePtr(), sys.A.nonZeros());
+    rhs[k] = sys.rhs;
+  }
+  set_thread_count(old_threads);
+  for (int k = 1; k < 4; ++k) {
+    SCOPED_TRACE(counts[k]);
+    EXPECT_EQ(energy[k], energy[0]);
+    EXPECT_TRUE(values[k] == values[0]) << "A";
+    EXPECT_TRUE(rhs[k] == rhs[0]) << "b";
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_TRUE(force[k][i] == force[0][i]) << "node " << i;
+      ASSERT_TRUE(v_free[k][i] == v_free[0][i]) << "node " << i;
+    }
+  }
+  Points reference(n, Vec3::Zero());
+  const double reference_energy = add_elastic_forces(body.elements, body.rest, x, reference);
+  EXPECT_EQ(energy[0], reference_energy);
+  EXPECT_GT(reference_energy, 0.0);
+  for (size_t i = 0; i < n; ++i) ASSERT_TRUE(force[0][i] == reference[i]) << "node " << i;
 }
