@@ -156,15 +156,12 @@ void scatter_element_force(const TetMesh& rest, int e, const Mat3& H, Points& fo
 }
 
 double add_elastic_forces(const ElasticElements& el, const TetMesh& rest, const Points& x,
-                          Points& forces, std::vector<Mat3>* rotations) {
+                          Points& forces) {
   double energy = 0.0;
-  if (rotations) rotations->resize(rest.tets.size());
-  for (size_t e = 0; e < rest.tets.size(); ++e) {
-    const int ei = static_cast<int>(e);
-    const ElementElastic r = element_elastic(el, rest, x, ei);
-    if (rotations) (*rotations)[e] = r.R;
+  for (int e = 0; e < static_cast<int>(rest.tets.size()); ++e) {
+    const ElementElastic r = element_elastic(el, rest, x, e);
     energy += r.energy;
-    scatter_element_force(rest, ei, r.H, forces);
+    scatter_element_force(rest, e, r.H, forces);
   }
   return energy;
 }

@@ -35,9 +35,9 @@ Mat3 deformation_gradient(const ElasticElements& el, const TetMesh& rest, const 
 double elastic_energy(const ElasticElements& el, const TetMesh& rest, const Points& x);
 
 /// Adds the elastic forces f = -∂E/∂x to forces (#nodes×3) [N]; returns the energy [J].
-/// rotations (optional, #tets): receives each element's R.
+/// The serial reference: fem_free_motion computes the same sum, its element pass in parallel.
 double add_elastic_forces(const ElasticElements& el, const TetMesh& rest, const Points& x,
-                          Points& forces, std::vector<Mat3>* rotations = nullptr);
+                          Points& forces);
 
 /// One tetrahedron's share of add_elastic_forces: its rotation R, its energy V Ψ [J] and
 /// H = -V P D_m⁻ᵀ, whose columns are the forces on nodes 1..3 (node 0 gets minus their sum).

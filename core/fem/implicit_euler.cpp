@@ -61,6 +61,8 @@ void init_fem_system(const FemBody& body, FemSystem& sys) {
   sys.solver = std::make_unique<BlockCholesky>();
   if (ndof > 0) sys.solver->analyze(sys.A, 3);
   sys.rotations.resize(mesh.tets.size());
+  sys.element_H.resize(mesh.tets.size());
+  sys.element_energy.resize(mesh.tets.size());
   sys.elastic_force.assign(n, Vec3::Zero());
   sys.rhs.resize(ndof);
   sys.dv.resize(ndof);
@@ -120,10 +122,7 @@ void fem_free_motion(const FemBody& body, const Material& material, const Points
 
   // per element, independent of the others (in parallel, common/parallel.h): rotation, force
   // columns and energy at the start of the step
-  const int ne = static_cast<int>(mesh.tets.size());
-  sys.rotations.resize(ne);
-  sys.element_H.resize(ne);
-  sys.element_energy.resize(ne);
+  const int ne = static_cast<int>(mesh.tets.size());  // the per-tet arrays: init_fem_system
   parallel_for((ne + kElementChunk - 1) / kElementChunk, [&](int chunk, int) {
     const int end = std::min(ne, (chunk + 1) * kElementChunk);
     for (int e = chunk * kElementChunk; e < end; ++e) {

@@ -52,8 +52,9 @@ function webglRendererName() {
 }
 const renderMode = parseRenderMode(params.get('render'));
 const glRenderer = webglRendererName();
-const render = { mode: renderMode.mode, glRenderer, software: isSoftwareRenderer(glRenderer),
-                 ...renderSettings(renderMode.mode, isSoftwareRenderer(glRenderer), window.devicePixelRatio), draws: 0 };
+const software = isSoftwareRenderer(glRenderer);
+const render = { mode: renderMode.mode, glRenderer, software,
+                 ...renderSettings(renderMode.mode, software, window.devicePixelRatio), draws: 0 };
 const renderer = new THREE.WebGLRenderer({ canvas, antialias: render.antialias });
 renderer.setPixelRatio(render.pixelRatio);
 const scene3 = new THREE.Scene();
@@ -547,7 +548,7 @@ renderer.setAnimationLoop((now) => {
   resize();
   flushDrag();
   controls.update();
-  if (shouldDraw(drawRequested || state.frameArrived, now, lastDrawn)) {
+  if (shouldDraw(drawRequested, now, lastDrawn)) {   // a frame's message requested it too
     drawRequested = false;
     lastDrawn = now;
     ++render.draws;
