@@ -6,6 +6,7 @@
 #include <Eigen/OrderingMethods>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace suction {
@@ -52,6 +53,20 @@ void permuted_lower(int nb, const Eigen::SparseMatrix<double>& G, const std::vec
 
 // ---- dense kernels (plain loops: fast natively and in scalar WebAssembly) ----
 
+// Four doubles as one value (GCC/clang vector extension): one AVX register natively, two SSE2
+// or SIMD128 registers otherwise.  The hot kernels below are written with it because GCC's
+// vectorizer turned their plain loops into lane-reversing loads (vpermpd per load, a shuffle
+// per two FMAs); with explicit vectors every load is a plain vmovupd.  The arithmetic per
+// entry is unchanged (acc += a·b in the same order), so are the bits.
+typedef double v4d __attribute__((vector_size(32)));
+inline v4d load4(const double* p) {
+  v4d v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store4(double* p, v4d v) { std::memcpy(p, &v, sizeof v); }
+inline v4d splat4(double x) { return v4d{x, x, x, x}; }
+
 // Tile of the update T -= X Xᵀ: rows [i0, i0+MR) × columns [j0, j0+NR) of X X[0:w]ᵀ, X with k
 // columns and leading dimension ld; row i goes to T[rel[i] + tcol[j]].
 template <int MR, int NR>
@@ -76,15 +91,46 @@ inline void update_tile(const double* X, int ld, int k, int i0, int j0, const in
   }
 }
 
+// The same tile with MR a multiple of 4, on v4d columns.
+template <int MR, int NR>
+inline void update_tile_v(const double* X, int ld, int k, int i0, int j0, const int* rel,
+                          const std::ptrdiff_t* tcol, double* T) {
+  constexpr int V = MR / 4;
+  v4d acc[NR][V] = {};
+  const double* a = X + i0;
+  const double* b = X + j0;
+  for (int p = 0; p < k; ++p, a += ld, b += ld) {
+    v4d av[V];
+    for (int v = 0; v < V; ++v) av[v] = load4(a + 4 * v);
+    for (int j = 0; j < NR; ++j) {
+      const v4d bj = splat4(b[j]);
+      for (int v = 0; v < V; ++v) acc[j][v] += av[v] * bj;
+    }
+  }
+  for (int j = 0; j < NR; ++j) {
+    double* t = T + tcol[j0 + j];
+    for (int v = 0; v < V; ++v)
+      for (int l = 0; l < 4; ++l) t[rel[i0 + 4 * v + l]] -= acc[j][v][l];
+  }
+}
+
+// Tile shape: 8 rows × 3 columns natively (6 ymm accumulators), 8 × 2 in WebAssembly (8 of an
+// x86 engine's 16 SIMD registers accumulate; 8 × 3 spilled: the factorization ran about 14 %
+// slower under node).  Every entry sums the same products in the same order either way.
+#if defined(__EMSCRIPTEN__)
+constexpr int kMR = 8, kNR = 2;
+#else
 constexpr int kMR = 8, kNR = 3;
+#endif
+static_assert(kMR == 8 && kNR >= 1 && kNR <= 3, "update_strip's and update's remainders assume these");
 
 template <int NR>
 void update_strip(const double* X, int ld, int k, int m, int j0, const int* rel,
                   const std::ptrdiff_t* tcol, double* T) {
   int i0 = j0;
-  for (; i0 + kMR <= m; i0 += kMR) update_tile<kMR, NR>(X, ld, k, i0, j0, rel, tcol, T);
+  for (; i0 + kMR <= m; i0 += kMR) update_tile_v<kMR, NR>(X, ld, k, i0, j0, rel, tcol, T);
   if (i0 + 4 <= m) {
-    update_tile<4, NR>(X, ld, k, i0, j0, rel, tcol, T);
+    update_tile_v<4, NR>(X, ld, k, i0, j0, rel, tcol, T);
     i0 += 4;
   }
   switch (m - i0) {
@@ -162,32 +208,61 @@ bool panel_cholesky_blocked(double* L, int n, int k) {
 // y -= a t for rows of M doubles
 template <int M>
 inline void subtract_scaled_row(double* __restrict y, double a, const double* __restrict t) {
-  for (int c = 0; c < M; ++c) y[c] -= a * t[c];
+  static_assert(M % 4 == 0, "rows of whole v4d");
+  const v4d av = splat4(a);
+  for (int c = 0; c < M; c += 4) store4(y + c, load4(y + c) - av * load4(t + c));
+}
+
+// y -= a0 t[0], then a1 t[1], a2 t[2], a3 t[3] (in that order, y held in registers)
+template <int M>
+inline void subtract_scaled_rows4(double* __restrict y, double a0, double a1, double a2, double a3,
+                                  const double (*__restrict t)[M]) {
+  static_assert(M % 4 == 0, "rows of whole v4d");
+  const v4d b0 = splat4(a0), b1 = splat4(a1), b2 = splat4(a2), b3 = splat4(a3);
+  for (int c = 0; c < M; c += 4) {
+    v4d v = load4(y + c);
+    v -= b0 * load4(t[0] + c);
+    v -= b1 * load4(t[1] + c);
+    v -= b2 * load4(t[2] + c);
+    v -= b3 * load4(t[3] + c);
+    store4(y + c, v);
+  }
 }
 
 // C += Aᵀ B for two k × 16 row-major blocks A, B (the rows of one supernode's columns of two
 // groups of Y); C is a 16 × 16 block of a column-major matrix with leading dimension ldc.
-// Two rows of C at a time: the inner loop is a 16-wide row of B times a broadcast of A, which
-// vectorizes natively (AVX2: 8 FMAs per p) and in WebAssembly SIMD, where Eigen 3.4's GEMM is
-// scalar (it has no wasm SIMD backend).
+// Two rows of C at a time: the inner loop is a kAtbWidth-wide part of a row of B times a
+// broadcast of A, which vectorizes natively (AVX2: 8 FMAs per p, 8 of the 16 ymm registers
+// accumulating) and in WebAssembly SIMD, where Eigen 3.4's GEMM is scalar (it has no wasm SIMD
+// backend).  WebAssembly takes half rows: its 2-wide vectors would need all 16 SIMD registers
+// of an x86 engine for 2 × 16 accumulators and spill.  Either way each entry of C sums the
+// same products in the same order.
+#if defined(__EMSCRIPTEN__)
+constexpr int kAtbWidth = 8;
+#else
+constexpr int kAtbWidth = 16;
+#endif
 void add_atb(const double* __restrict A, const double* __restrict B, int k, double* C, Eigen::Index ldc) {
-  constexpr int G = 16;
-  for (int i0 = 0; i0 < G; i0 += 2) {
-    double acc0[G] = {}, acc1[G] = {};
-    const double* a = A + i0;
-    const double* b = B;
-    for (int p = 0; p < k; ++p, a += G, b += G) {
-      const double a0 = a[0], a1 = a[1];
-      for (int j = 0; j < G; ++j) {
-        acc0[j] += a0 * b[j];
-        acc1[j] += a1 * b[j];
+  constexpr int G = 16, V = kAtbWidth / 4;
+  for (int j0 = 0; j0 < G; j0 += kAtbWidth)
+    for (int i0 = 0; i0 < G; i0 += 2) {
+      v4d acc0[V] = {}, acc1[V] = {};
+      const double* a = A + i0;
+      const double* b = B + j0;
+      for (int p = 0; p < k; ++p, a += G, b += G) {
+        const v4d a0 = splat4(a[0]), a1 = splat4(a[1]);
+        for (int v = 0; v < V; ++v) {
+          const v4d bv = load4(b + 4 * v);
+          acc0[v] += a0 * bv;
+          acc1[v] += a1 * bv;
+        }
       }
+      for (int v = 0; v < V; ++v)
+        for (int l = 0; l < 4; ++l) {
+          C[i0 + (j0 + 4 * v + l) * ldc] += acc0[v][l];
+          C[i0 + 1 + (j0 + 4 * v + l) * ldc] += acc1[v][l];
+        }
     }
-    for (int j = 0; j < G; ++j) {
-      C[i0 + j * ldc] += acc0[j];
-      C[i0 + 1 + j * ldc] += acc1[j];
-    }
-  }
 }
 
 }  // namespace
@@ -604,12 +679,34 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
         }
         continue;
       }
-      // column by column: x_j /= L_jj, then every row below loses L_ij x_j (16-wide rows, plain
-      // loops that vectorize natively and in WebAssembly, where Eigen's would be scalar)
-      for (int j = 0; j < kJ; ++j, L += nJ) {
+      // four columns at a time: their 4 × 4 triangle column by column (x_j /= L_jj, the rows
+      // below in the block lose L_ij x_j), then every row below the block loses L_ij x_j for the
+      // four j in order, held in registers meanwhile: each entry sees the same operations in the
+      // same order as column by column, with a quarter of the loads and stores (16-wide rows,
+      // plain loops that vectorize natively and in WebAssembly, where Eigen's would be scalar)
+      int j = 0;
+      for (; j + 4 <= kJ; j += 4) {
+        const double* Lb = L + static_cast<size_t>(j) * nJ;  // column j of the panel
+        alignas(32) double t[4][m];
+        for (int q = 0; q < 4; ++q) {
+          const double* Lq = Lb + static_cast<size_t>(q) * nJ;
+          double* __restrict xq = X + static_cast<size_t>(j + q) * m;
+          const double inv = 1.0 / Lq[j + q];
+          for (int c = 0; c < m; ++c) t[q][c] = xq[c] *= inv;
+          for (int i = j + q + 1; i < j + 4; ++i) subtract_scaled_row<m>(X + static_cast<size_t>(i) * m, Lq[i], t[q]);
+        }
+        const double* L1 = Lb + nJ;
+        const double* L2 = L1 + nJ;
+        const double* L3 = L2 + nJ;
+        for (int i = j + 4; i < kJ; ++i)
+          subtract_scaled_rows4<m>(X + static_cast<size_t>(i) * m, Lb[i], L1[i], L2[i], L3[i], t);
+        for (int i = kJ; i < nJ; ++i)
+          subtract_scaled_rows4<m>(Y + static_cast<size_t>(rows[i]) * m, Lb[i], L1[i], L2[i], L3[i], t);
+      }
+      for (L += static_cast<size_t>(j) * nJ; j < kJ; ++j, L += nJ) {  // the last columns one by one
         double* __restrict xj = X + static_cast<size_t>(j) * m;
         const double inv = 1.0 / L[j];
-        double t[m];
+        alignas(32) double t[m];
         for (int c = 0; c < m; ++c) t[c] = xj[c] *= inv;
         for (int i = j + 1; i < kJ; ++i) subtract_scaled_row<m>(X + static_cast<size_t>(i) * m, L[i], t);
         for (int i = kJ; i < nJ; ++i) subtract_scaled_row<m>(Y + static_cast<size_t>(rows[i]) * m, L[i], t);

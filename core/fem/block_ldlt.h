@@ -57,6 +57,8 @@ class BlockCholesky final : public Factorization {
   /// and the unused upper triangles of the diagonal blocks included)
   size_t factor_nonzeros() const { return values_.size(); }
   int num_supernodes() const { return static_cast<int>(sn_col_.size()) - 1; }
+  /// columns (DOFs) of supernode J, 0 <= J < num_supernodes()
+  int supernode_columns(int J) const { return sn_col_[J + 1] - sn_col_[J]; }
   /// DOF permutation: perm()[k] is the original index of the k-th eliminated DOF
   const std::vector<int>& perm() const { return perm_; }
 

@@ -226,3 +226,42 @@ TEST(BlockCholesky, InverseQuadraticFormMatchesADenseSolve) {
   }
   set_thread_count(old_threads);
 }
+
+// The substitution takes a supernode's columns four at a time and the update tiles are 8 rows
+// wide (block_ldlt.cpp): with scalar blocks (bs = 1) the supernodes have every width, so every
+// remainder of those kernels runs; the quadratic form still matches dense solves.
+TEST(BlockCholesky, InverseQuadraticFormOnScalarBlocksOfEveryWidth) {
+  std::mt19937 rng(5);
+  const TetMesh mesh = make_box(Vec3(1.0, 0.8, 0.6), 5, 4, 3);
+  const SparseMatrix A = random_spd(mesh, rng);
+  BlockCholesky chol;
+  chol.analyze(A, 1);
+  ASSERT_TRUE(chol.factorize(A));
+  expect_matches_eigen(A, chol, rng);
+  const int n = static_cast<int>(A.rows());
+  std::normal_distribution<double> g(0.0, 1.0);
+  std::uniform_int_distribution<int> pick(0, n - 1);
+  std::vector<Eigen::Triplet<double>> t;
+  const int cols = 37;  // two groups of 16 and a short one
+  for (int c = 0; c < cols; ++c)
+    for (int a = 0; a < 1 + c % 5; ++a) t.emplace_back(pick(rng), c, g(rng));
+  SparseMatrix B(n, cols);
+  B.setFromTriplets(t.begin(), t.end());
+  Eigen::MatrixXd G;
+  chol.inverse_quadratic_form(B, G);
+  Eigen::MatrixXd X = Eigen::MatrixXd(B);
+  chol.solve_many_in_place(X);
+  const Eigen::MatrixXd ref = Eigen::MatrixXd(B).transpose() * X;
+  EXPECT_LT((G - ref).norm(), 1e-10 * ref.norm());
+  EXPECT_EQ((G - G.transpose()).norm(), 0.0) << "exactly symmetric";
+  // the test is only as good as the widths it meets: every remainder modulo 4, and some wider
+  // than a block of four columns and than a tile of eight rows
+  std::vector<int> seen(4, 0);
+  int widest = 0;
+  for (int J = 0; J < chol.num_supernodes(); ++J) {
+    ++seen[chol.supernode_columns(J) % 4];
+    widest = std::max(widest, chol.supernode_columns(J));
+  }
+  for (int r = 0; r < 4; ++r) EXPECT_GT(seen[r], 0) << "no supernode of width " << r << " mod 4";
+  EXPECT_GT(widest, 8);
+}
