@@ -59,12 +59,17 @@ void permuted_lower(int nb, const Eigen::SparseMatrix<double>& G, const std::vec
 // per two FMAs); with explicit vectors every load is a plain vmovupd.  The arithmetic per
 // entry is unchanged (acc += a·b in the same order), so are the bits.
 typedef double v4d __attribute__((vector_size(32)));
+#if defined(__GNUC__) && !defined(__clang__)
+// Without AVX (SUCTION_NATIVE_ARCH=none) GCC notes that returning a v4d changes the ABI; these
+// helpers have internal linkage and are always inlined, so no call ever passes one.
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
 inline v4d load4(const double* p) {
   v4d v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
-inline void store4(double* p, v4d v) { std::memcpy(p, &v, sizeof v); }
+inline void store4(double* p, const v4d& v) { std::memcpy(p, &v, sizeof v); }
 inline v4d splat4(double x) { return v4d{x, x, x, x}; }
 
 // Tile of the update T -= X Xᵀ: rows [i0, i0+MR) × columns [j0, j0+NR) of X X[0:w]ᵀ, X with k
