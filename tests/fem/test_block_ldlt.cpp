@@ -72,6 +72,13 @@ SparseMatrix cup_system_matrix() {
   return sys.A;
 }
 
+// Bᵀ A⁻¹ B by dense solves with the factor: the oracle of inverse_quadratic_form
+Eigen::MatrixXd dense_quadratic_form(const BlockCholesky& chol, const SparseMatrix& B) {
+  Eigen::MatrixXd X = Eigen::MatrixXd(B);
+  chol.solve_many_in_place(X);
+  return Eigen::MatrixXd(B).transpose() * X;
+}
+
 }  // namespace
 
 TEST(BlockCholesky, RandomBlockSpdMatchesEigen) {
@@ -204,9 +211,7 @@ TEST(BlockCholesky, InverseQuadraticFormMatchesADenseSolve) {
   B.setFromTriplets(t.begin(), t.end());
   Eigen::MatrixXd G;
   chol.inverse_quadratic_form(B, G);
-  Eigen::MatrixXd X = Eigen::MatrixXd(B);
-  chol.solve_many_in_place(X);
-  const Eigen::MatrixXd ref = Eigen::MatrixXd(B).transpose() * X;
+  const Eigen::MatrixXd ref = dense_quadratic_form(chol, B);
   ASSERT_EQ(G.rows(), col);
   ASSERT_EQ(G.cols(), col);
   EXPECT_LT((G - ref).norm(), 1e-10 * ref.norm());
@@ -249,9 +254,7 @@ TEST(BlockCholesky, InverseQuadraticFormOnScalarBlocksOfEveryWidth) {
   B.setFromTriplets(t.begin(), t.end());
   Eigen::MatrixXd G;
   chol.inverse_quadratic_form(B, G);
-  Eigen::MatrixXd X = Eigen::MatrixXd(B);
-  chol.solve_many_in_place(X);
-  const Eigen::MatrixXd ref = Eigen::MatrixXd(B).transpose() * X;
+  const Eigen::MatrixXd ref = dense_quadratic_form(chol, B);
   EXPECT_LT((G - ref).norm(), 1e-10 * ref.norm());
   EXPECT_EQ((G - G.transpose()).norm(), 0.0) << "exactly symmetric";
   // the test is only as good as the widths it meets: every remainder modulo 4, and some wider
