@@ -51,7 +51,8 @@ void permuted_lower(int nb, const Eigen::SparseMatrix<double>& G, const std::vec
 }
 
 
-// ---- dense kernels (plain loops: fast natively and in scalar WebAssembly) ----
+// ---- dense kernels (plain loops, on 4-double vectors where hot: the same code natively and in
+// WebAssembly) ----
 
 // Four doubles as one value (GCC/clang vector extension): one AVX register natively, two SSE2
 // or SIMD128 registers otherwise.  The hot kernels below are written with it because GCC's
@@ -60,8 +61,10 @@ void permuted_lower(int nb, const Eigen::SparseMatrix<double>& G, const std::vec
 // entry is unchanged (acc += a·b in the same order), so are the bits.
 typedef double v4d __attribute__((vector_size(32)));
 #if defined(__GNUC__) && !defined(__clang__)
-// Without AVX (SUCTION_NATIVE_ARCH=none) GCC notes that returning a v4d changes the ABI; these
-// helpers have internal linkage and are always inlined, so no call ever passes one.
+// Without AVX (SUCTION_NATIVE_ARCH=none) GCC notes, at every call, that returning a v4d changes
+// the ABI; these helpers have internal linkage (every caller is compiled with them), so that
+// ABI never meets other code.  Off for the rest of this file: GCC reports at the calls, so a
+// push/pop around the helpers would not do.
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 inline v4d load4(const double* p) {
