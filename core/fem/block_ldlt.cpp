@@ -554,33 +554,39 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
 void BlockCholesky::solve_in_place(Eigen::Ref<VecX> b) const {
   if (!factorized_) throw std::logic_error("BlockCholesky::solve: no factorization");
   if (b.size() != n_) throw std::invalid_argument("BlockCholesky::solve: wrong size");
-  std::vector<double> ybuf(n_);
-  double* __restrict y = ybuf.data();
+  // y: the permuted right-hand side, solved in place; t: one supernode's rows below its
+  // diagonal block, contiguous (their sums in the forward pass, their values in the backward)
+  std::vector<double> buf(2 * static_cast<size_t>(n_));
+  double* __restrict y = buf.data();
+  double* __restrict t = y + n_;
   for (int k = 0; k < n_; ++k) y[k] = b[perm_[k]];
   const int ns = num_supernodes();
   for (int J = 0; J < ns; ++J) {  // L y = b
     const int* rows = sn_rows_.data() + sn_rowptr_[J];
     const int nJ = sn_rowptr_[J + 1] - sn_rowptr_[J];
     const int kJ = sn_col_[J + 1] - sn_col_[J];
+    const int m = nJ - kJ;
     const double* L = values_.data() + sn_valptr_[J];
     double* __restrict x = y + sn_col_[J];
+    std::fill(t, t + m, 0.0);
     for (int j = 0; j < kJ; ++j, L += nJ) {
       const double xj = (x[j] /= L[j]);
       for (int i = j + 1; i < kJ; ++i) x[i] -= L[i] * xj;
-      for (int i = kJ; i < nJ; ++i) y[rows[i]] -= L[i] * xj;
+      axpy(t, xj, L + kJ, m);  // L21 x, column by column
     }
+    for (int i = 0; i < m; ++i) y[rows[kJ + i]] -= t[i];  // one scatter per supernode
   }
-  for (int J = ns - 1; J >= 0; --J) {  // Lᵀ x = y
+  for (int J = ns - 1; J >= 0; --J) {  // Lᵀ x = y: x_j = (y_j − L11ᵀ x − L21ᵀ y_below) / L_jj
     const int* rows = sn_rows_.data() + sn_rowptr_[J];
     const int nJ = sn_rowptr_[J + 1] - sn_rowptr_[J];
     const int kJ = sn_col_[J + 1] - sn_col_[J];
+    const int m = nJ - kJ;
     double* __restrict x = y + sn_col_[J];
+    for (int i = 0; i < m; ++i) t[i] = y[rows[kJ + i]];  // gathered once per supernode
     for (int j = kJ - 1; j >= 0; --j) {
       const double* L = values_.data() + sn_valptr_[J] + static_cast<std::ptrdiff_t>(j) * nJ;
-      double s = x[j];
-      for (int i = j + 1; i < kJ; ++i) s -= L[i] * x[i];
-      for (int i = kJ; i < nJ; ++i) s -= L[i] * y[rows[i]];
-      x[j] = s / L[j];
+      const double below = dot(L + kJ, t, m);  // independent of the other columns
+      x[j] = (x[j] - dot(L + j + 1, x + j + 1, kJ - j - 1) - below) / L[j];
     }
   }
   for (int k = 0; k < n_; ++k) b[perm_[k]] = y[k];
