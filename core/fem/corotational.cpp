@@ -178,11 +178,27 @@ Vec12 element_force(const ElasticElements& el, const TetMesh& rest, const Points
 }
 
 Mat12 warped_stiffness(const ElasticElements& el, int e, const Mat3& R) {
-  Mat12 K;
-  const Mat12& K0 = el.stiffness[e];
+  // Block (a, b) of K_e is V (λ g_a g_bᵀ + μ g_b g_aᵀ + μ (g_a·g_b) I), so with R Rᵀ = I that of
+  // R K_e Rᵀ is the same expression in the rotated gradients h = R g: no 12 × 12 matrix to read
+  // (the stored K_e of all elements, 2 MB for the cup, came from memory every step) and 10
+  // blocks (a ≥ b) of outer products instead of 16 products R K_ab Rᵀ.  The result is exactly
+  // symmetric: each block above the diagonal is the one below, transposed.
+  const auto g = shape_gradients(el.dm_inv[e]);
+  double h[4][3];
   for (int a = 0; a < 4; ++a)
-    for (int b = 0; b < 4; ++b)
-      K.block<3, 3>(3 * a, 3 * b) = R * K0.block<3, 3>(3 * a, 3 * b) * R.transpose();
+    for (int i = 0; i < 3; ++i) h[a][i] = R(i, 0) * g[a][0] + R(i, 1) * g[a][1] + R(i, 2) * g[a][2];
+  const double vol = el.volume[e], lambda = vol * el.lambda, mu = vol * el.mu;
+  Mat12 K;
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b <= a; ++b) {
+      const double dot = mu * (h[a][0] * h[b][0] + h[a][1] * h[b][1] + h[a][2] * h[b][2]);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          const double v = lambda * h[a][i] * h[b][j] + mu * h[b][i] * h[a][j] + (i == j ? dot : 0.0);
+          K(3 * a + i, 3 * b + j) = v;
+          K(3 * b + j, 3 * a + i) = v;  // for b = a the lower half wins
+        }
+    }
   return K;
 }
 

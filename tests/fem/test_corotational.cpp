@@ -166,6 +166,26 @@ TEST(Corotational, WarpedStiffnessIsExactAtZeroStrainForLargeRotations) {
   }
 }
 
+// warped_stiffness builds R K_e Rᵀ from the rotated shape gradients, not from the stored K_e:
+// checked against the whole 12 × 12 product R₁₂ K_e R₁₂ᵀ (R₁₂ = diag(R, R, R, R)) on a
+// distorted tet, at any rotation, and exactly symmetric.
+TEST(Corotational, WarpedStiffnessIsTheWholeRotatedProductAndSymmetric) {
+  TetMesh m;
+  m.nodes = {Vec3(0.1, -0.2, 0.0), Vec3(1.3, 0.1, 0.2), Vec3(0.2, 0.8, -0.1), Vec3(0.3, 0.4, 1.7)};
+  m.tets = {{0, 1, 2, 3}};
+  const ElasticElements el = make_elastic_elements(m, 3e6, 0.42);
+  std::mt19937 rng(11);
+  for (double angle : {0.0, 0.7, 2.9}) {
+    const Mat3 R = random_rotation(rng, angle);
+    Mat12 R12 = Mat12::Zero();
+    for (int a = 0; a < 4; ++a) R12.block<3, 3>(3 * a, 3 * a) = R;
+    const Mat12 whole = R12 * el.stiffness[0] * R12.transpose();
+    const Mat12 warped = warped_stiffness(el, 0, R);
+    EXPECT_LT((warped - whole).norm(), 1e-13 * whole.norm()) << "angle " << angle;
+    EXPECT_EQ(warped, warped.transpose()) << "angle " << angle;
+  }
+}
+
 TEST(Corotational, ForceIsRotationInvariant) {
   // f(Q x) = Q f(x) and E(Q x) = E(x) on a whole deformed mesh
   const TetMesh m = make_box(Vec3(0.2, 0.1, 0.1), 4, 2, 2);
