@@ -80,7 +80,7 @@ Mat3 inverse_transpose(const Mat3& X, double det) {
   C.col(0) = X.col(1).cross(X.col(2));
   C.col(1) = X.col(2).cross(X.col(0));
   C.col(2) = X.col(0).cross(X.col(1));
-  return C / det;
+  return C * (1.0 / det);
 }
 
 }  // namespace
@@ -97,7 +97,7 @@ Mat3 polar_rotation(const Mat3& F) {
   for (int it = 0; it < 20; ++it) {
     const Mat3 Y = inverse_transpose(X, det);
     const double gamma = std::sqrt(std::sqrt(Y.squaredNorm() / X.squaredNorm()));
-    const Mat3 next = 0.5 * (gamma * X + Y / gamma);
+    const Mat3 next = (0.5 * gamma) * X + (0.5 / gamma) * Y;  // (two divisions, not 18)
     const double change = (next - X).squaredNorm();
     X = next;
     if (change < 1e-28) return X;  // ‖ΔX‖ < 1e-14 (‖X‖ = √3): X is orthogonal to roundoff
