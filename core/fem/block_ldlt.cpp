@@ -425,6 +425,17 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
     iqf_scratch_[w].mark.assign(ns, -1);
     iqf_scratch_[w].y.resize(static_cast<size_t>(n_) * kChunk);
   }
+  // The root supernode (the last in postorder), which on a connected body every group reaches:
+  // natively, when it is wide, the groups leave their rows there unsolved in YR (one block of
+  // kChunk columns each), and one blocked TRSM and one rank-k update over all of them replace a
+  // TRSM per group and a 16 × 16 product per pair of groups (the cup's 240-column root was
+  // two thirds of the work).  Its share of each block still comes last, as in ascending order.
+  const int root = ns - 1;
+  const int k_root = sn_col_[root + 1] - sn_col_[root];
+  const bool gather_root = kEigenBlocked && nchunks > 1 && sn_parent_[root] < 0 && k_root >= kBlockedPanel / 2 &&
+                           sn_rowptr_[root + 1] - sn_rowptr_[root] == k_root;
+  MatX& YR = iqf_root_;
+  if (gather_root) YR.setZero(k_root, kChunk * nchunks);
   parallel_for(nchunks, [&](int p, int worker) {
     std::vector<int>& mark = iqf_scratch_[worker].mark;
     Chunk& ch = chunks[p];
@@ -453,6 +464,11 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
       const int kJ = sn_col_[J + 1] - sn_col_[J];
       double* __restrict X = Y + static_cast<size_t>(sn_col_[J]) * m;
       const double* L = values_.data() + sn_valptr_[J];
+      if (gather_root && J == root) {  // the root's rows, unsolved, into this group's columns of YR
+        for (int c = 0; c < m; ++c)
+          for (int r = 0; r < kJ; ++r) YR(r, p * kChunk + c) = X[static_cast<size_t>(r) * m + c];
+        continue;
+      }
       if (kEigenBlocked && kJ >= kBlockedPanel / 2) {  // a wide supernode: Eigen's blocked TRSM and GEMM
         using Stride = Eigen::OuterStride<>;
         Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, m, Eigen::RowMajor>> Xm(X, kJ, m);
@@ -500,6 +516,7 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
         for (int i = kJ; i < nJ; ++i) subtract_scaled_row<m>(Y + static_cast<size_t>(rows[i]) * m, L[i], t);
       }
     }
+    if (gather_root && !ch.sn.empty() && ch.sn.back() == root) ch.sn.pop_back();  // (solved in YR)
     size_t total = 0;
     ch.offset.resize(ch.sn.size());
     for (size_t q = 0; q < ch.sn.size(); ++q) {
@@ -541,6 +558,12 @@ void BlockCholesky::inverse_quadratic_form(const SparseMatrix& B, MatX& G) const
       }
     }
   });
+  if (gather_root) {  // L_RR Y_R = YR, then the lower triangle of Gs gains Y_Rᵀ Y_R
+    using Stride = Eigen::OuterStride<>;
+    const Eigen::Map<const MatX, 0, Stride> LRR(values_.data() + sn_valptr_[root], k_root, k_root, Stride(k_root));
+    LRR.triangularView<Eigen::Lower>().solveInPlace(YR);
+    Gs.selfadjointView<Eigen::Lower>().rankUpdate(YR.transpose());
+  }
   for (int q = 0; q < nchunks; ++q)
     for (int j = 0; j < chunks[q].m; ++j)
       for (int p = q; p < nchunks; ++p)

@@ -89,6 +89,7 @@ class BlockCholesky final : public Factorization {
   // inverse_quadratic_form: columns per group, and its scratch (kept: a step allocates nothing)
   static constexpr int kGroup = 16;  // the rank-update kernel (add_atb) is written for 16
   mutable MatX iqf_gs_;
+  mutable MatX iqf_root_;  // natively: all groups' rows at a wide root supernode, solved at once
   struct IqfScratch {  // per thread of parallel_for (common/parallel.h)
     std::vector<double> y;   // dense Y of one group: n × kGroup
     std::vector<int> mark;   // per supernode: the last group that reached it
