@@ -45,7 +45,8 @@ class BlockCholesky final : public Factorization {
   /// over the supernodes it reaches (the union of the paths from its nonzeros' supernodes to
   /// the root of the elimination tree).  Columns are grouped (16) by their first supernode so
   /// that a group's paths are shared; block (p, q) of Yᵀ Y sums the products of groups p and q
-  /// over the supernodes both reach.  A compliance W = h H A⁻¹ Hᵀ with H's rows touching a few
+  /// over the supernodes both reach.  Natively a wide root supernode, which every group reaches,
+  /// is solved once for all groups (one blocked TRSM and one rank-k update, added last).  A compliance W = h H A⁻¹ Hᵀ with H's rows touching a few
   /// nodes each costs a fraction of a full solve per row.  The groups' substitutions and the
   /// blocks are tasks of parallel_for (common/parallel.h): the same numbers for any thread count.
   void inverse_quadratic_form(const SparseMatrix& B, MatX& G) const override;

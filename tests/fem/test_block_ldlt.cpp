@@ -268,3 +268,34 @@ TEST(BlockCholesky, InverseQuadraticFormOnScalarBlocksOfEveryWidth) {
   for (int r = 0; r < 4; ++r) EXPECT_GT(seen[r], 0) << "no supernode of width " << r << " mod 4";
   EXPECT_GT(widest, 8);
 }
+
+// The scratch of inverse_quadratic_form is kept between calls, the root supernode's rows of all
+// groups included (natively one matrix).  A group that reaches no supernode must not see the
+// rows an earlier call left there: first every group reaches the root, then the second group is
+// all empty columns.
+TEST(BlockCholesky, InverseQuadraticFormKeepsNothingOfAnEarlierCall) {
+  const SparseMatrix A = cup_system_matrix();
+  BlockCholesky chol;
+  chol.analyze(A);
+  ASSERT_TRUE(chol.factorize(A));
+  const int n = static_cast<int>(A.rows());
+  std::mt19937 rng(17);
+  std::normal_distribution<double> g(0.0, 1.0);
+  std::uniform_int_distribution<int> pick(0, n - 1);
+  std::vector<Eigen::Triplet<double>> all, half;
+  for (int c = 0; c < 32; ++c) {
+    const int row = pick(rng);
+    const double v = g(rng);
+    all.emplace_back(row, c, v);
+    if (c < 16) half.emplace_back(row, c, v);
+  }
+  SparseMatrix B1(n, 32), B2(n, 32);
+  B1.setFromTriplets(all.begin(), all.end());
+  B2.setFromTriplets(half.begin(), half.end());
+  Eigen::MatrixXd G1, G2;
+  chol.inverse_quadratic_form(B1, G1);
+  EXPECT_LT((G1 - dense_quadratic_form(chol, B1)).norm(), 1e-10 * G1.norm());
+  chol.inverse_quadratic_form(B2, G2);
+  EXPECT_EQ(G2.rightCols(16).norm(), 0.0) << "the empty columns";
+  EXPECT_LT((G2 - dense_quadratic_form(chol, B2)).norm(), 1e-10 * G2.norm());
+}
