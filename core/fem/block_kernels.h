@@ -3,6 +3,7 @@
 // compliance's row updates and its Yᵀ Y block.  Plain loops, on 4-double vectors where hot,
 // so the same code runs natively and in WebAssembly (decisions.md, 2026-11-25 and -26).
 #pragma once
+#include <algorithm>
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <cmath>
@@ -122,22 +123,22 @@ inline void update(const double* X, int ld, int k, int m, int w, const int* rel,
   }
 }
 
-// In-place Cholesky of a panel (n rows × k columns, leading dimension n): the top k×k block
-// becomes L11 (lower), the rows below L21 = A21 L11⁻ᵀ.  False if a pivot is not positive.
-inline bool panel_cholesky(double* L, int n, int k) {
+// In-place Cholesky of a panel (n rows × k columns, leading dimension ld ≥ n): the top k×k
+// block becomes L11 (lower), the rows below L21 = A21 L11⁻ᵀ.  False if a pivot is not positive.
+inline bool panel_cholesky(double* L, int n, int k, int ld) {
   for (int j = 0; j < k; ++j) {
-    double* cj = L + static_cast<std::ptrdiff_t>(j) * n;
+    double* cj = L + static_cast<std::ptrdiff_t>(j) * ld;
     int p = 0;
     for (; p + 4 <= j; p += 4) {
-      const double* c0 = L + static_cast<std::ptrdiff_t>(p) * n;
-      const double* c1 = c0 + n;
-      const double* c2 = c1 + n;
-      const double* c3 = c2 + n;
+      const double* c0 = L + static_cast<std::ptrdiff_t>(p) * ld;
+      const double* c1 = c0 + ld;
+      const double* c2 = c1 + ld;
+      const double* c3 = c2 + ld;
       const double l0 = c0[j], l1 = c1[j], l2 = c2[j], l3 = c3[j];
       for (int i = j; i < n; ++i) cj[i] -= l0 * c0[i] + l1 * c1[i] + l2 * c2[i] + l3 * c3[i];
     }
     for (; p < j; ++p) {
-      const double* c0 = L + static_cast<std::ptrdiff_t>(p) * n;
+      const double* c0 = L + static_cast<std::ptrdiff_t>(p) * ld;
       const double l0 = c0[j];
       for (int i = j; i < n; ++i) cj[i] -= l0 * c0[i];
     }
@@ -147,6 +148,28 @@ inline bool panel_cholesky(double* L, int n, int k) {
     cj[j] = s;
     const double inv = 1.0 / s;
     for (int i = j + 1; i < n; ++i) cj[i] *= inv;
+  }
+  return true;
+}
+inline bool panel_cholesky(double* L, int n, int k) { return panel_cholesky(L, n, k, n); }
+
+// The same for a wide panel in blocks of kTiledBlock columns, on the update tiles above: each
+// block first loses the products of the columns before it (one update() over all of them,
+// accumulated in registers), then panel_cholesky factors it over its own columns.  The plain
+// loop's column j reads all j columns before it once per column; here each tile reads them once
+// per kMR × kNR entries.  rel and tcol: scratch of n and kTiledBlock entries.  Where Eigen's
+// kernels are scalar (WebAssembly), this replaces panel_cholesky_blocked below.
+constexpr int kTiledBlock = 32;
+inline bool panel_cholesky_tiled(double* L, int n, int k, int* rel, std::ptrdiff_t* tcol) {
+  for (int j0 = 0; j0 < k; j0 += kTiledBlock) {
+    const int b = std::min(kTiledBlock, k - j0);
+    double* block = L + static_cast<std::ptrdiff_t>(j0) * n + j0;
+    if (j0 > 0) {
+      for (int i = 0; i < n - j0; ++i) rel[i] = i;
+      for (int c = 0; c < b; ++c) tcol[c] = static_cast<std::ptrdiff_t>(c) * n;
+      update(L + j0, n, j0, n - j0, b, rel, tcol, block);
+    }
+    if (!panel_cholesky(block, n - j0, b, n)) return false;
   }
   return true;
 }

@@ -237,8 +237,10 @@ void BlockCholesky::analyze(const SparseMatrix& A, int block_size) {
       }
     }
   }
+  // (also the scratch of panel_cholesky_tiled: a wide panel's rows and a block's columns)
+  for (int s = 0; s < ns; ++s) max_m = std::max(max_m, static_cast<size_t>(sn_rowptr_[s + 1] - sn_rowptr_[s]));
   rel_.resize(max_m);
-  tcol_.resize(max_w);
+  tcol_.resize(std::max(max_w, static_cast<size_t>(kTiledBlock)));
   relpos_.assign(n_, 0);
 
   // scatter map of A's values (lower triangle after permutation) into the panels, grouped by
@@ -315,8 +317,10 @@ bool BlockCholesky::factorize(const SparseMatrix& A) {
         tcol[c] = static_cast<std::ptrdiff_t>(rowsK[up.r1 + c] - c0) * nJ;
       update(values_.data() + sn_valptr_[K] + up.r1, nK, kK, m, w, rel, tcol, LJ);
     }
-    if (!(kEigenBlocked && kJ >= kBlockedPanel ? panel_cholesky_blocked(LJ, nJ, kJ) : panel_cholesky(LJ, nJ, kJ)))
-      return false;
+    const bool ok = kJ < kBlockedPanel ? panel_cholesky(LJ, nJ, kJ)
+                    : kEigenBlocked  ? panel_cholesky_blocked(LJ, nJ, kJ)
+                                     : panel_cholesky_tiled(LJ, nJ, kJ, rel, tcol);
+    if (!ok) return false;
   }
   factorized_ = true;
   return true;

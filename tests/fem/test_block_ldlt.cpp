@@ -7,6 +7,7 @@
 #include <random>
 
 #include "common/parallel.h"
+#include "fem/block_kernels.h"
 #include "fem/block_ldlt.h"
 #include "fem/implicit_euler.h"
 #include "mesh/generators.h"
@@ -171,6 +172,41 @@ TEST(BlockCholesky, TinyMatrices) {
   c0.analyze(empty);
   EXPECT_TRUE(c0.factorize(empty));
   EXPECT_EQ(c0.solve(VecX()).size(), 0);
+}
+
+// The wide panels' factorization in WebAssembly (natively factorize takes Eigen's blocked LLT
+// there, so it is checked here on its own): blocks of kTiledBlock columns updated by the tile
+// kernel, against the column loop, on a panel with rows below its diagonal block and a last
+// block narrower than the others; a pivot that is not positive in a later block fails.
+TEST(BlockCholesky, TiledPanelMatchesTheColumnLoop) {
+  std::mt19937 rng(11);
+  std::normal_distribution<double> g(0.0, 1.0);
+  const int n = 203, k = 150;  // 150 = 4 blocks of 32 + 22
+  ASSERT_GT(k, 4 * block_kernels::kTiledBlock);
+  Eigen::MatrixXd R(n, n + 7);
+  for (Eigen::Index i = 0; i < R.size(); ++i) R(i) = g(rng);
+  const Eigen::MatrixXd A = R * R.transpose() / n + 0.1 * Eigen::MatrixXd::Identity(n, n);
+  Eigen::MatrixXd plain = A.leftCols(k), tiled = A.leftCols(k);  // n × k, leading dimension n
+  std::vector<int> rel(n);
+  std::vector<std::ptrdiff_t> tcol(block_kernels::kTiledBlock);
+  ASSERT_TRUE(block_kernels::panel_cholesky(plain.data(), n, k));
+  ASSERT_TRUE(block_kernels::panel_cholesky_tiled(tiled.data(), n, k, rel.data(), tcol.data()));
+  // the top k × k block is L11 and the rows below are A21 L11⁻ᵀ, in the lower part
+  double diff = 0.0, scale = 0.0;
+  for (int j = 0; j < k; ++j)
+    for (int i = j; i < n; ++i) {
+      diff = std::max(diff, std::abs(plain(i, j) - tiled(i, j)));
+      scale = std::max(scale, std::abs(plain(i, j)));
+    }
+  EXPECT_LT(diff, 1e-13 * scale);
+  const Eigen::MatrixXd L = tiled.triangularView<Eigen::Lower>();
+  EXPECT_LT((L.topRows(k) * L.topRows(k).transpose() - A.topLeftCorner(k, k)).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_LT((L.bottomRows(n - k) * L.topRows(k).transpose() - A.bottomLeftCorner(n - k, k)).cwiseAbs().maxCoeff(),
+            1e-12);
+  // a pivot in the fourth block that is not positive
+  Eigen::MatrixXd bad = A.leftCols(k);
+  bad(100, 100) = -1.0;
+  EXPECT_FALSE(block_kernels::panel_cholesky_tiled(bad.data(), n, k, rel.data(), tcol.data()));
 }
 
 TEST(BlockCholesky, ImplicitEulerMatrixOfACup) {
