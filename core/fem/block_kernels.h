@@ -161,25 +161,24 @@ inline bool panel_cholesky(double* L, int n, int k) { return panel_cholesky(L, n
 // kernels are scalar (WebAssembly), this replaces panel_cholesky_blocked below.
 constexpr int kTiledBlock = 32;
 inline bool panel_cholesky_tiled(double* L, int n, int k, int* rel, std::ptrdiff_t* tcol) {
+  // a block's rows and columns are the panel's own (no scatter): the same maps for every block
+  for (int i = 0; i < n; ++i) rel[i] = i;
+  for (int c = 0; c < kTiledBlock; ++c) tcol[c] = static_cast<std::ptrdiff_t>(c) * n;
   for (int j0 = 0; j0 < k; j0 += kTiledBlock) {
     const int b = std::min(kTiledBlock, k - j0);
     double* block = L + static_cast<std::ptrdiff_t>(j0) * n + j0;
-    if (j0 > 0) {
-      for (int i = 0; i < n - j0; ++i) rel[i] = i;
-      for (int c = 0; c < b; ++c) tcol[c] = static_cast<std::ptrdiff_t>(c) * n;
-      update(L + j0, n, j0, n - j0, b, rel, tcol, block);
-    }
+    if (j0 > 0) update(L + j0, n, j0, n - j0, b, rel, tcol, block);
     if (!panel_cholesky(block, n - j0, b, n)) return false;
   }
   return true;
 }
 
 // The same for a wide panel, by Eigen's blocked kernels: L11 by its blocked LLT (GEMM-based
-// updates), L21 = A21 L11⁻ᵀ by a triangular solve.  The loops above run at about a GFLOP/s;
-// the cup's root supernode (240 columns) alone is 4.6 MFLOP.
+// updates), L21 = A21 L11⁻ᵀ by a triangular solve.  The column loop above runs at about a
+// GFLOP/s; the cup's root supernode (240 columns) alone is 4.6 MFLOP.
 // In WebAssembly, Eigen 3.4 has no SIMD backend and its GEMM kernel is scalar, while our plain
-// loops are vectorized by the compiler (SIMD128): there the wide panels and supernodes take the
-// plain loops too (docs/decisions.md, Speed).
+// loops are vectorized by the compiler (SIMD128): there the wide panels take panel_cholesky_tiled
+// and the compliance's wide supernodes the plain loops (docs/decisions.md, Speed).
 #if defined(__EMSCRIPTEN__)
 constexpr bool kEigenBlocked = false;
 #else
