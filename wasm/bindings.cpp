@@ -88,8 +88,9 @@ val cavity_info(const Facade& f, int k) {
   o.set("air", c.air);
   o.set("outflow", c.outflow);
   o.set("dormant", c.dormant);
-  o.set("bodyA", c.body_a);
-  o.set("bodyB", c.body_b);
+  val bodies = val::array();
+  for (int b : c.bodies) bodies.call<void>("push", b);
+  o.set("bodies", bodies);
   o.set("area", c.area);
   val n = val::array();
   for (double v : c.normal) n.call<void>("push", v);

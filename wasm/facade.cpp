@@ -273,8 +273,7 @@ CavityInfo Facade::cavity_info(int k) const {
   info.air = c.air;
   info.outflow = c.outflow;
   info.dormant = c.dormant;
-  info.body_a = c.slot_a;
-  info.body_b = c.slot_b;
+  info.bodies = c.slots;
   const CavityHold hold = cavity_hold(sim_->model(), sim_->state(), c);
   info.area = hold.area;
   info.normal = {hold.normal.x(), hold.normal.y(), hold.normal.z()};

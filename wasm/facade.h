@@ -48,7 +48,7 @@ struct CavityInfo {
   double air = 0;       // N = P·V [J]
   double outflow = 0;   // ΔN of the last step (≤ 0: air pushed out) [J]
   bool dormant = false;
-  int body_a = -1, body_b = -1;  // body indices (= body slots)
+  std::vector<int> bodies;  // the body indices (= body slots) that bound it, ascending (≥ 2)
   // from the core (probes/probes.h cavity_hold): what holds the cup on
   double area = 0;                       // projected area along the seal's normal [m²]
   std::array<double, 3> normal{{0, 0, 1}};  // unit normal of the sealing ring

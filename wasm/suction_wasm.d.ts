@@ -13,8 +13,7 @@ export interface CavityInfo {
   air: number;         // N = P·V [J]
   outflow: number;     // ΔN of the last step (≤ 0: air pushed out) [J]
   dormant: boolean;    // flattened: remembered but exerts no force
-  bodyA: number;       // body index (body slot)
-  bodyB: number;
+  bodies: number[];    // the body indices (body slots) that bound it, ascending (two or more)
   area: number;        // projected area along the seal's normal [m²]
   normal: number[];    // unit normal of the sealing ring [x, y, z]
   holdingForce: number;  // (P_atm − P)·area [N]; 0 when dormant

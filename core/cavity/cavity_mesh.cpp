@@ -1,5 +1,6 @@
 #include "cavity/cavity_mesh.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -56,7 +57,7 @@ Vec3 seam_ring_normal(const Points& x, const CavityState& c, const std::vector<s
   Vec3 m = Vec3::Zero();
   int count = 0;
   for (const auto& e : ring)
-    if (c.vertices[e[0]].slot == c.slot_a) {
+    if (c.vertices[e[0]].slot == c.slots.front()) {
       m += x[e[0]];
       ++count;
     }
@@ -64,7 +65,7 @@ Vec3 seam_ring_normal(const Points& x, const CavityState& c, const std::vector<s
   m /= static_cast<double>(count);
   Vec3 n = Vec3::Zero();
   for (const auto& e : ring)
-    if (c.vertices[e[0]].slot == c.slot_a) n += (x[e[0]] - m).cross(x[e[1]] - m);
+    if (c.vertices[e[0]].slot == c.slots.front()) n += (x[e[0]] - m).cross(x[e[1]] - m);
   const double len = n.norm();
   if (!(len > 0.0)) return Vec3::UnitZ();
   const bool flip = n.z() < 0 || (n.z() == 0 && (n.y() < 0 || (n.y() == 0 && n.x() < 0)));
@@ -118,30 +119,60 @@ void jitter_vertices(UnionMesh& m, double amplitude, std::uint64_t salt) {
     }
 }
 
+namespace {
+/// Where faces of three or more bodies meet at one union vertex, the seam quads of its edges
+/// leave a small loop between the vertex's copies open: each such loop (the directed edges with
+/// no twin) is closed by a fan, so the cavity mesh stays closed as the bodies move apart.
+void close_junctions(CavityState& cav) {
+  std::map<std::pair<int, int>, int> count;
+  for (const Tri& t : cav.triangles)
+    for (int e = 0; e < 3; ++e) ++count[{t[e], t[(e + 1) % 3]}];
+  std::map<int, int> next;  // boundary edge u -> v (no v -> u in the mesh)
+  for (const auto& [e, n] : count)
+    if (!count.count({e.second, e.first})) next.emplace(e.first, e.second);
+  while (!next.empty()) {
+    std::vector<int> loop{next.begin()->first};
+    for (int u = next.begin()->first;;) {
+      const auto it = next.find(u);
+      if (it == next.end()) break;  // not a loop: leave it (the volume check reports it)
+      const int v = it->second;
+      next.erase(it);
+      if (v == loop.front()) break;
+      loop.push_back(v);
+      u = v;
+    }
+    // the cap runs against the loop: triangles (u0, u_{k+1}, u_k)
+    for (size_t k = 1; k + 1 < loop.size(); ++k)
+      cav.triangles.push_back(Tri{loop[0], loop[k + 1], loop[k]});
+  }
+}
+}  // namespace
+
 std::vector<CavityState> cavities_from_union(const std::vector<UnionComponent>& components,
-                                             const UnionMesh& a, const UnionMesh& b, int slot_a,
-                                             int slot_b) {
+                                             const std::vector<UnionMesh>& meshes,
+                                             const std::vector<int>& slots) {
   std::vector<CavityState> out;
   for (size_t ci = 1; ci < components.size(); ++ci) {  // [0] is the outer skin
     const UnionComponent& comp = components[ci];
     if (!(comp.volume < 0.0)) continue;  // a second solid, not a void
-    bool has[2] = {false, false};
-    for (int fb : comp.face_body) has[fb != 0] = true;
-    if (!has[0] || !has[1]) continue;  // a void inside one body alone
+    std::vector<char> has(meshes.size(), 0);
+    for (int fb : comp.face_body) has[fb] = 1;
+    if (std::count(has.begin(), has.end(), 1) < 2) continue;  // a void inside one body alone
 
     CavityState cav;
-    cav.slot_a = slot_a;
-    cav.slot_b = slot_b;
+    for (size_t m = 0; m < meshes.size(); ++m)
+      if (has[m]) cav.slots.push_back(slots[m]);
+    std::sort(cav.slots.begin(), cav.slots.end());
     // one copy of each component vertex per body whose faces use it
     std::map<std::pair<int, int>, int> copy;  // (vertex, body) -> cavity vertex
     auto copy_of = [&](int v, int body, int source) {
       const auto key = std::make_pair(v, body);
       const auto it = copy.find(key);
       if (it != copy.end()) return it->second;
-      const UnionMesh& m = body == 0 ? a : b;
+      const UnionMesh& m = meshes[body];
       const Tri& t = m.triangles[source];
       SurfacePoint sp;
-      sp.slot = body == 0 ? slot_a : slot_b;
+      sp.slot = slots[body];
       sp.triangle = source;
       sp.bary = barycentric_in_triangle(comp.vertices[v], m.vertices[t[0]], m.vertices[t[1]],
                                         m.vertices[t[2]]);
@@ -161,29 +192,38 @@ std::vector<CavityState> cavities_from_union(const std::vector<UnionComponent>& 
         face_of_edge.emplace(std::make_pair(reversed[f][e], reversed[f][(e + 1) % 3]), static_cast<int>(f));
     }
     for (size_t f = 0; f < nt; ++f) {
-      const int body = comp.face_body[f] != 0;
+      const int body = comp.face_body[f];
       Tri t;
       for (int k = 0; k < 3; ++k) t[k] = copy_of(reversed[f][k], body, comp.face_source[f]);
       cav.triangles.push_back(t);
     }
     cav.seam_begin = static_cast<int>(cav.triangles.size());
-    // seam: every edge between a face of body a (u→v) and one of body b (v→u) gets a quad
+    // seam: every edge between a face of body p (u→v) and one of body q > p (v→u) gets a quad
     // joining the two copies, so the mesh stays closed when the bodies slide or separate
     for (size_t f = 0; f < nt; ++f) {
-      if (comp.face_body[f] != 0) continue;
+      const int p = comp.face_body[f];
       for (int e = 0; e < 3; ++e) {
         const int u = reversed[f][e], v = reversed[f][(e + 1) % 3];
         const auto twin = face_of_edge.find(std::make_pair(v, u));
-        if (twin == face_of_edge.end() || comp.face_body[twin->second] == 0) continue;
-        const int ua = copy.at({u, 0}), va = copy.at({v, 0});
-        const int ub = copy.at({u, 1}), vb = copy.at({v, 1});
-        cav.triangles.push_back(Tri{va, ua, ub});
-        cav.triangles.push_back(Tri{ub, vb, va});
+        if (twin == face_of_edge.end()) continue;
+        const int q = comp.face_body[twin->second];
+        if (q <= p) continue;
+        const int up = copy.at({u, p}), vp = copy.at({v, p});
+        const int uq = copy.at({u, q}), vq = copy.at({v, q});
+        cav.triangles.push_back(Tri{vp, up, uq});
+        cav.triangles.push_back(Tri{uq, vq, vp});
       }
     }
+    close_junctions(cav);
     out.push_back(std::move(cav));
   }
   return out;
+}
+
+std::vector<CavityState> cavities_from_union(const std::vector<UnionComponent>& components,
+                                             const UnionMesh& a, const UnionMesh& b, int slot_a,
+                                             int slot_b) {
+  return cavities_from_union(components, std::vector<UnionMesh>{a, b}, std::vector<int>{slot_a, slot_b});
 }
 
 }  // namespace suction

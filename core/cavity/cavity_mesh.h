@@ -22,7 +22,7 @@ double mesh_area(const Points& x, const std::vector<Tri>& triangles, size_t begi
 /// body (one ring per body), each once, in triangle order.  Pairs of vertex indices.
 std::vector<std::array<int, 2>> seam_ring_edges(const CavityState& c);
 /// Unit normal of the sealing ring: the vector area ½ Σ (a − m)×(b − m) of body a's ring
-/// (the ring edges on c.slot_a; the two bodies' rings run in opposite directions) about its
+/// (the ring edges on c.slots.front(); the two bodies' rings run in opposite directions) about its
 /// vertex mean m, turned towards +z (then +y, then +x) so that its sign is stable; +z when
 /// degenerate.   x: #vertices×3 [m]; ring: seam_ring_edges(c)
 Vec3 seam_ring_normal(const Points& x, const CavityState& c, const std::vector<std::array<int, 2>>& ring);
@@ -44,11 +44,18 @@ bool point_inside_mesh(const Points& x, const std::vector<Tri>& triangles, const
 /// input triangles, so evaluated at the bodies' real positions they lie on them exactly.
 void jitter_vertices(UnionMesh& m, double amplitude, std::uint64_t salt);
 
-/// The cavities of a union of meshes a (slot_a) and b (slot_b): every component but the outer
-/// skin that is a void (negative volume) with faces on both bodies.  Each cavity vertex is
-/// mapped to its body (the union's face origin, barycentric in that input triangle); seam
-/// vertices get one copy per body, joined by a quad per seam edge; triangles oriented so that
-/// the volume is positive.  Air and identity are left to the caller (cavity/tracking.h).
+/// The cavities of a union of the meshes of one group of bodies (meshes[i] is body slot
+/// slots[i]; components from mesh_union_components(meshes)): every component but the outer
+/// skin that is a void (negative volume) with faces on at least two bodies.  Each cavity vertex
+/// is mapped to its body (the union's face origin, barycentric in that input triangle); seam
+/// vertices get one copy per body whose faces use them, and every union edge between faces of
+/// two bodies gets a quad joining their copies; triangles oriented so that the volume is
+/// positive.  CavityState::slots lists the bodies it touches.  Air and identity are left to
+/// the caller (cavity/tracking.h).
+std::vector<CavityState> cavities_from_union(const std::vector<UnionComponent>& components,
+                                             const std::vector<UnionMesh>& meshes,
+                                             const std::vector<int>& slots);
+/// The same for two meshes a (slot_a) and b (slot_b).
 std::vector<CavityState> cavities_from_union(const std::vector<UnionComponent>& components,
                                              const UnionMesh& a, const UnionMesh& b, int slot_a,
                                              int slot_b);

@@ -1,6 +1,10 @@
 // A trapped-air cavity as tracked across steps (docs/method.md §6 and §9): a closed triangle
-// mesh whose vertices are points on the bodies' collision surfaces, and its air.
+// mesh whose vertices are points on the bodies' collision surfaces, and its air; the sealing
+// contacts and the groups of bodies they join (§9.4).
 #pragma once
+#include <compare>
+#include <cstdint>
+
 #include "common/types.h"
 
 namespace suction {
@@ -15,7 +19,7 @@ struct SurfacePoint {
 
 struct CavityState {
   int id = -1;                    // stable identity across recomputations
-  int slot_a = -1, slot_b = -1;   // the two bodies (body slots, slot_a < slot_b)
+  std::vector<int> slots;         // the bodies that bound it (body slots, ascending; ≥ 2)
   std::vector<SurfacePoint> vertices;
   std::vector<Tri> triangles;     // outward orientation (volume > 0)
   int seam_begin = 0;             // triangles [seam_begin, end) join the seam copies
@@ -27,6 +31,29 @@ struct CavityState {
   double seam_area0 = 0.0;        // seam area when detected (the sealing offset) [m²]
   bool dormant = false;           // flattened: remembered (with its air) but exerts no force
 };
+
+/// A contact within the sealing distance at the shape the seal is judged on: its two bodies
+/// (body slots, slot_a < slot_b) and the contact's key (collision/contact.h: Contact::key).
+struct SealingContact {
+  int slot_a = -1, slot_b = -1;
+  std::uint64_t key = 0;
+  auto operator<=>(const SealingContact&) const = default;
+};
+
+/// Bodies joined by sealing contacts: a connected component of the graph whose edges are the
+/// sealing contacts (docs/method.md §9.4).  A group is united as a whole, and its cavities may
+/// be bounded by any number of its bodies.
+struct SealGroup {
+  std::vector<int> slots;                 // ascending, ≥ 2
+  std::vector<SealingContact> contacts;   // the group's sealing contacts, ascending
+  bool operator==(const SealGroup&) const = default;
+  /// whether every one of `s` (ascending) is a body of the group
+  bool contains(const std::vector<int>& s) const;
+};
+
+/// The groups of a set of sealing contacts, ordered by their first slot.
+///   contacts: any order, self-contacts excluded by the caller
+std::vector<SealGroup> seal_groups(std::vector<SealingContact> contacts);
 
 /// Where the air of all cavities went in one step (N = P·V [J]).  The books close:
 ///   end − start = leaked_in + created − released + outflow;

@@ -12,20 +12,18 @@ bool box_contains(const Aabb& b, const Vec3& p, double margin) {
   return (p.array() >= b.lo.array() - margin).all() && (p.array() <= b.hi.array() + margin).all();
 }
 
-/// The body surface a cavity lies on: the (sorted, distinct) surface triangles its vertices
-/// map to, one list per body of its pair.
-struct SurfaceFootprint {
-  std::vector<int> a, b;  // triangles of slot_a, of slot_b
-};
+/// The body surface a cavity lies on: per body it touches (ascending slots), the sorted,
+/// distinct surface triangles its vertices map to.
+using SurfaceFootprint = std::vector<std::pair<int, std::vector<int>>>;
 SurfaceFootprint footprint(const CavityState& c) {
   SurfaceFootprint f;
-  for (const SurfacePoint& p : c.vertices) {
-    if (p.slot == c.slot_a) f.a.push_back(p.triangle);
-    else if (p.slot == c.slot_b) f.b.push_back(p.triangle);
-  }
-  for (std::vector<int>* v : {&f.a, &f.b}) {
-    std::sort(v->begin(), v->end());
-    v->erase(std::unique(v->begin(), v->end()), v->end());
+  for (int slot : c.slots) f.push_back({slot, {}});
+  for (const SurfacePoint& p : c.vertices)
+    for (auto& [slot, tris] : f)
+      if (p.slot == slot) tris.push_back(p.triangle);
+  for (auto& [slot, tris] : f) {
+    std::sort(tris.begin(), tris.end());
+    tris.erase(std::unique(tris.begin(), tris.end()), tris.end());
   }
   return f;
 }
@@ -37,10 +35,14 @@ bool intersect(const std::vector<int>& x, const std::vector<int>& y) {
   }
   return false;
 }
-/// two cavities of a pair are the same air when they lie on common surface of both bodies
-/// (the body with the coarser mesh alone could relate neighbouring cups or suckers)
+/// two cavities are the same air when they lie on common surface of at least two bodies (one
+/// body alone, the one with the coarser mesh, could relate neighbouring cups or suckers)
 bool share_surface(const SurfaceFootprint& p, const SurfaceFootprint& q) {
-  return intersect(p.a, q.a) && intersect(p.b, q.b);
+  int common = 0;
+  for (const auto& [slot_p, tris_p] : p)
+    for (const auto& [slot_q, tris_q] : q)
+      if (slot_p == slot_q && intersect(tris_p, tris_q)) ++common;
+  return common >= 2;
 }
 }  // namespace
 
@@ -140,7 +142,7 @@ std::vector<CavityState> track_cavities(const std::vector<const CavityState*>& o
     }
   }
   // old cavities that vanished: flattened ones are kept (dormant, with their air) while the
-  // pair still seals; the others have lost their seal and are dropped
+  // group still seals; the others have lost their seal and are dropped
   std::vector<CavityState> out;
   for (int i = 0; i < no; ++i) {
     if (related[i]) continue;

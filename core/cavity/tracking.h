@@ -1,5 +1,5 @@
 // Cavity tracking across recomputations (docs/method.md §9): relates the cavities a new mesh
-// union found for one pair of bodies to the ones tracked before, and hands their air on.
+// union found for one group of bodies to the ones tracked before, and hands their air on.
 // Plain CavityState and point lists in; the cavities stage (stages/cavities.cpp) calls it.
 #pragma once
 #include "cavity/cavity_state.h"
@@ -26,13 +26,13 @@ struct TrackingSettings {
   double dormant_box_margin = 0.1;
 };
 
-/// One pair's update.  old: the pair's tracked cavities with their geometry at x_free;
-/// fresh: the union's cavities (vertices and triangles only) with theirs.  Returns the pair's
+/// One group's update.  old: the group's tracked cavities with their geometry at x_t;
+/// fresh: the union's cavities (vertices and triangles only) with theirs.  Returns the group's
 /// cavities after the update: old ones kept dormant (flattened, with their air), then the
 /// fresh ones with identity and air:
 ///  - fresh cavities with no volume are discarded;
 ///  - old i and new j are related when they lie on common surface: their vertices map to at
-///    least one common surface triangle of each of the two bodies (a dormant old cavity also
+///    least one common surface triangle of each of at least two bodies (a dormant old cavity also
 ///    when the new centroid lies within its box); related cavities form groups.  (Centroids
 ///    alone fail for a thin cavity wrapped on a curved surface: its centroid is outside it.)
 ///  - a group's air is the sum of its old cavities' air, shared by its new ones by volume;

@@ -1,37 +1,18 @@
-// Boolean union of two closed triangle meshes with CGAL's Polygon Mesh Processing
-// corefinement (CGAL 5.5, Surface_mesh, Exact_predicates_inexact_constructions_kernel).
-// The only translation unit of the project that includes CGAL (see mesh_union.h).
+// Boolean union of closed triangle meshes with CGAL's Polygon Mesh Processing corefinement
+// (CGAL 5.5, Surface_mesh, Exact_predicates_inexact_constructions_kernel).
+// CGAL is included only in this target, core/cavity_cgal (see mesh_union.h).
 //
 // Provenance of the output faces: every input face carries an integer property
-// "f:suction_origin" = 2 * (input triangle index) + body.  Corefinement splits input faces in
-// place (the visitor copies the property of the split face onto its subfaces), then copies the
-// faces that bound the union into the output mesh (the visitor copies the property across).
+// "f:suction_origin" = K * (input triangle index) + body, K the number of meshes.
+// Corefinement splits input faces in place (the visitor copies the property of the split face
+// onto its subfaces), then copies the faces that bound the union into the output mesh (the
+// visitor copies the property across).  A group of K > 2 meshes is united one mesh at a time
+// into the running union, whose faces keep their codes through every corefinement.
 #include "cavity_cgal/mesh_union.h"
 
-#include <CGAL/config.h>  // first: decides CGAL_USE_GMP
-
-// Without GMP (the WebAssembly build), CGAL 5.5 with Boost <= 1.78 makes its exact field type
-// (the exact kernel corefinement uses for intersection points) Quotient<cpp_int>, which never
-// reduces its fractions: the exact in-circle tests of the constrained Delaunay triangulation of
-// split faces (frequent with nearly cocircular intersection points, e.g. a revolved cup on a
-// plane) then multiply numbers of thousands of bits.  Boost's cpp_rational (gcd-normalized,
-// CGAL's own choice for Boost > 1.78) is about 25 times faster on the dome test (natively:
-// 1.9 s -> 70 ms; GMP: 19 ms).  This specialization must precede every other CGAL include;
-// CGAL is compiled in this translation unit only, so it is seen consistently.
-#if !defined(CGAL_USE_GMP) && !defined(CGAL_USE_LEDA) && !defined(CGAL_USE_GMPXX)
-#include <boost/version.hpp>
-#if BOOST_VERSION <= 107800
-#include <boost/multiprecision/cpp_int.hpp>
-#include <CGAL/boost_mp.h>
-#include <CGAL/Number_types/internal/Exact_type_selector.h>
-namespace CGAL::internal {
-template <>
-struct Exact_field_selector<double> {
-  using Type = boost::multiprecision::cpp_rational;
-};
-}  // namespace CGAL::internal
-#endif
-#endif
+// first: the exact field type CGAL uses without GMP (the WebAssembly build), which must be the
+// same in every translation unit of this target (cgal_exact_field.h says why)
+#include "cavity_cgal/cgal_exact_field.h"
 
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 #include <CGAL/Polygon_mesh_processing/connected_components.h>
@@ -105,7 +86,7 @@ bool self_intersects(const UnionMesh& in, const Mesh& m) {
 // Builds a Surface_mesh from `in`, tagging each face with its origin code; throws
 // MeshUnionError naming the mesh when the input is not a closed, self-intersection-free,
 // outward-oriented 2-manifold.
-void build_input(const UnionMesh& in, int body, const std::string& name, Mesh& m) {
+void build_input(const UnionMesh& in, int body, int bodies, const std::string& name, Mesh& m) {
   const int nv = static_cast<int>(in.vertices.size());
   m.reserve(static_cast<Mesh::size_type>(nv), static_cast<Mesh::size_type>(3 * in.triangles.size() / 2),
             static_cast<Mesh::size_type>(in.triangles.size()));
@@ -125,7 +106,7 @@ void build_input(const UnionMesh& in, int body, const std::string& name, Mesh& m
     if (f == Mesh::null_face())
       throw MeshUnionError(name + " is not an oriented 2-manifold (triangle " + std::to_string(t) +
                            " cannot be added)");
-    origin[f] = 2 * static_cast<int>(t) + body;
+    origin[f] = bodies * static_cast<int>(t) + body;
   }
   if (in.triangles.empty()) throw MeshUnionError(name + " is empty");
   if (!CGAL::is_closed(m)) throw MeshUnionError(name + " is not closed");
@@ -157,27 +138,11 @@ struct OriginVisitor : public PMP::Corefinement::Default_visitor<Mesh> {
   }
 };
 
-}  // namespace
-
-void check_union_input(const UnionMesh& m, const std::string& name) {
-  Mesh checked;
-  build_input(m, 0, name, checked);
-}
-
-std::vector<UnionComponent> mesh_union_components(const UnionMesh& a, const UnionMesh& b) {
-  Mesh ma, mb, out;
-  build_input(a, 0, "mesh a", ma);
-  build_input(b, 1, "mesh b", mb);
-
-  auto shared = std::make_shared<OriginVisitor::Shared>();
-  shared->maps.emplace(&ma, origin_map(ma));
-  shared->maps.emplace(&mb, origin_map(mb));
-  shared->maps.emplace(&out, origin_map(out));
-  OriginVisitor visitor(shared);
-
+// out = a ∪ b, the origin codes carried across by the visitor
+void corefine_union(Mesh& a, Mesh& b, Mesh& out, OriginVisitor& visitor) {
   bool ok = false;
   try {
-    ok = PMP::corefine_and_compute_union(ma, mb, out, params::visitor(visitor),
+    ok = PMP::corefine_and_compute_union(a, b, out, params::visitor(visitor),
                                          params::default_values(), params::default_values());
   } catch (const MeshUnionError&) {
     throw;
@@ -189,7 +154,53 @@ std::vector<UnionComponent> mesh_union_components(const UnionMesh& a, const Unio
   if (!ok)
     throw MeshUnionError(
         "mesh union: CGAL corefinement could not build the union as a manifold surface");
+}
 
+// The connected components of `out`, faces traced to (body, input triangle) by their codes.
+std::vector<UnionComponent> split_components(Mesh& out, int bodies);
+
+}  // namespace
+
+void check_union_input(const UnionMesh& m, const std::string& name) {
+  Mesh checked;
+  build_input(m, 0, 1, name, checked);
+}
+
+std::vector<UnionComponent> mesh_union_components(const UnionMesh& a, const UnionMesh& b) {
+  Mesh ma, mb, out;
+  build_input(a, 0, 2, "mesh a", ma);
+  build_input(b, 1, 2, "mesh b", mb);
+
+  auto shared = std::make_shared<OriginVisitor::Shared>();
+  shared->maps.emplace(&ma, origin_map(ma));
+  shared->maps.emplace(&mb, origin_map(mb));
+  shared->maps.emplace(&out, origin_map(out));
+  OriginVisitor visitor(shared);
+  corefine_union(ma, mb, out, visitor);
+  return split_components(out, 2);
+}
+
+std::vector<UnionComponent> mesh_union_components(const std::vector<UnionMesh>& meshes) {
+  if (meshes.empty()) throw MeshUnionError("mesh union: no meshes");
+  if (meshes.size() == 2) return mesh_union_components(meshes[0], meshes[1]);
+  const int k = static_cast<int>(meshes.size());
+  std::vector<Mesh> in(meshes.size());
+  for (int i = 0; i < k; ++i) build_input(meshes[i], i, k, "mesh " + std::to_string(i), in[i]);
+  if (k == 1) return split_components(in[0], 1);
+  // ((m0 ∪ m1) ∪ m2) ∪ ...: each step corefines the running union with the next mesh
+  std::vector<Mesh> running(meshes.size() - 1);
+  auto shared = std::make_shared<OriginVisitor::Shared>();
+  for (Mesh& m : in) shared->maps.emplace(&m, origin_map(m));
+  for (Mesh& m : running) shared->maps.emplace(&m, origin_map(m));
+  OriginVisitor visitor(shared);
+  corefine_union(in[0], in[1], running[0], visitor);
+  for (int i = 2; i < k; ++i) corefine_union(running[i - 2], in[i], running[i - 1], visitor);
+  return split_components(running.back(), k);
+}
+
+namespace {
+
+std::vector<UnionComponent> split_components(Mesh& out, int bodies) {
   const OriginMap origin = origin_map(out);
   Mesh::Property_map<FaceIndex, std::size_t> component =
       out.add_property_map<FaceIndex, std::size_t>("f:suction_component", 0).first;
@@ -220,8 +231,8 @@ std::vector<UnionComponent> mesh_union_components(const UnionMesh& a, const Unio
     }
     if (k != 3) throw MeshUnionError("mesh union: CGAL returned a non-triangular face");
     uc.triangles.push_back(tri);
-    uc.face_body.push_back(code & 1);
-    uc.face_source.push_back(code >> 1);
+    uc.face_body.push_back(code % bodies);
+    uc.face_source.push_back(code / bodies);
   }
 
   for (UnionComponent& uc : result) {
@@ -237,5 +248,7 @@ std::vector<UnionComponent> mesh_union_components(const UnionMesh& a, const Unio
   });
   return result;
 }
+
+}  // namespace
 
 }  // namespace suction

@@ -1,6 +1,6 @@
-// Boolean union of two closed triangle meshes and its connected components, with the origin
-// of every output face (docs/method.md §9).  The only place in the
-// project that includes CGAL: it is compiled into its own target, suction_cavity_cgal.
+// Boolean union of closed triangle meshes (two, or a whole group of bodies) and its connected
+// components, with the origin of every output face (docs/method.md §9 and §9.4).  CGAL is
+// included only by the target suction_cavity_cgal (this union and the tetrahedral mesher).
 #pragma once
 #include <stdexcept>
 #include <string>
@@ -27,7 +27,7 @@ struct UnionMesh {
 struct UnionComponent {
   Points vertices;
   std::vector<Tri> triangles;     // oriented as the union's boundary (outward of the solid)
-  std::vector<int> face_body;     // per triangle: 0 if it lies on mesh a, 1 if on mesh b
+  std::vector<int> face_body;     // per triangle: index of the input mesh it lies on (0 = a, 1 = b)
   std::vector<int> face_source;   // per triangle: index of the input triangle it lies in
   double volume = 0.0;            // signed, by the divergence theorem: the outer skin > 0,
                                   // a void (cavity) inside the union < 0
@@ -50,5 +50,11 @@ void check_union_input(const UnionMesh& m, const std::string& name);
 /// Throws MeshUnionError naming the offending mesh ("mesh a"/"mesh b") when an input is not
 /// closed or self-intersects, or when the corefinement fails.
 std::vector<UnionComponent> mesh_union_components(const UnionMesh& a, const UnionMesh& b);
+
+/// Union of every mesh of `meshes` (at least one), united one after the other in their order:
+/// ((m0 ∪ m1) ∪ m2) ∪ ...; face_body is the index in `meshes`.  With two meshes it is exactly
+/// mesh_union_components(a, b).  The meshes need not all touch: disjoint ones stay separate
+/// components.  Errors as above, naming the mesh by its index ("mesh 2").
+std::vector<UnionComponent> mesh_union_components(const std::vector<UnionMesh>& meshes);
 
 }  // namespace suction

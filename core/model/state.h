@@ -30,9 +30,10 @@ struct State {
   std::vector<ContactForce> contacts; // last step's contacts, sorted by key
   std::vector<CavityState> cavities;  // tracked cavities
   int next_cavity_id = 0;
-  /// contacts within the sealing distance at the last cavity update, (slot_a, slot_b, key)
-  /// sorted: a change for a pair of bodies triggers a new union for that pair
-  std::vector<std::array<std::uint64_t, 3>> sealing_contacts;
+  /// the contacts within the sealing distance at the last cavity update, ascending; the groups
+  /// of bodies they join (seal_groups) are compared with the next update's: a group that
+  /// changed is united again (stages/cavities.cpp)
+  std::vector<SealingContact> sealing_contacts;
   /// per driver: a user offset added to its displacement (interactive dragging) [m]
   std::vector<Vec3> driver_offset;
   /// per spring: its row forces of the last step (1 or 3, Spring::rows()) [N], for the probes

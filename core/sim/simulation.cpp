@@ -168,9 +168,12 @@ void Simulation::report_union_failures(const Workspace& w) {
   warnings_.clear();
   for (const UnionFailure& f : w.union_failures) {
     ++union_failures_;
+    std::string bodies;
+    for (size_t i = 0; i < f.slots.size(); ++i)
+      bodies += std::string(i == 0 ? "" : i + 1 == f.slots.size() ? "' and '" : "', '") + slot_name(f.slots[i]);
     warnings_.push_back("step " + std::to_string(state_.step) + " (t = " + std::to_string(state_.time) +
-                        " s): the mesh union of '" + slot_name(f.slot_a) + "' and '" + slot_name(f.slot_b) +
-                        "' failed (" + f.what + "); their cavities are kept as they were");
+                        " s): the mesh union of '" + bodies + "' failed (" + f.what +
+                        "); their cavities are kept as they were");
   }
 }
 

@@ -1,15 +1,17 @@
 // Stage 4, cavities (docs/method.md §6 and §9; docs/decisions.md), and the cavity parts of
 // stages 1 (leak) and 6 (volumes after the correction).  The stage's jobs, in order:
-//   1. remesh_plan:       which body pairs need a new union (their sealing contacts changed,
-//                         or a seam opened), which lost every seal (released)
-//   2. release_pairs:     drop the cavities of released pairs (their air joins the atmosphere)
 //   0. (collision stage)  the contacts at the solved shape x_t (the start-of-step positions):
 //                         seals, unions and tracking are judged there, rows at x_free
-//   3. union_pair:        offset the two surfaces at x_t, unite them (core/cavity_cgal),
+//   1. plan_unions:       the groups of bodies joined by sealing contacts (§9.4); cavities
+//                         whose bodies no longer share a group are released (their air joins
+//                         the atmosphere); the groups whose seals changed, or whose seam
+//                         opened, need a new union
+//   2. unite_group:       offset the group's surfaces at x_t, unite them all (core/cavity_cgal),
 //                         cut the cavities out of the union (cavity/cavity_mesh.h)
-//   4. track_cavities:    relate them to the pair's tracked cavities and hand the air on
+//   3. track_group:       relate them to the group's tracked cavities and hand the air on
 //                         (cavity/tracking.h)
-//   5. add_cavity_rows:   one pressure row per active cavity, H_p = ∂V/∂x mapped to the bodies
+//   4. add_cavity_rows:   one pressure row per active cavity, H_p = ∂V/∂x mapped to every body
+//                         that bounds it
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -25,15 +27,13 @@ namespace suction {
 
 namespace {
 
-using PairKey = std::pair<int, int>;  // (slot_a, slot_b), slot_a < slot_b
-
 // the union's input jitter, as a fraction of the sealing distance (offset_meshes)
 constexpr double kUnionJitter = 1e-4;
 
 bool debug_cavities() { return std::getenv("SUCTION_DEBUG_CAVITY") != nullptr; }
 
-/// A cavity's vertices at the given per-slot surface positions (x_free: work.collision_points;
-/// x_t: work.seal_points).
+/// A cavity's vertices at the given per-slot surface positions (x_free: work.surface_x_free;
+/// x_t: work.surface_x_t).
 Points cavity_points(const Model& model, const std::vector<Points>& slot_points, const CavityState& c) {
   Points x(c.vertices.size());
   for (size_t i = 0; i < x.size(); ++i) {
@@ -45,175 +45,185 @@ Points cavity_points(const Model& model, const std::vector<Points>& slot_points,
   return x;
 }
 
-/// Per pair, the contacts within the sealing distance at x_t, as sorted keys.
-std::map<PairKey, std::vector<std::uint64_t>> sealing_contacts_by_pair(const Model& model,
-                                                                       const Workspace& work) {
-  std::map<PairKey, std::vector<std::uint64_t>> by_pair;
+/// The contacts within the sealing distance at x_t between two different bodies, ascending
+/// (a body touching itself seals nothing).
+std::vector<SealingContact> sealing_contacts(const Model& model, const Workspace& work) {
+  std::vector<SealingContact> out;
   const double d = model.settings.cavity.sealing_distance;
-  for (const Contact& c : work.seal_contacts) {
-    if (c.gap > d || c.a.body == c.b.body) continue;  // a body touching itself seals nothing
-    const PairKey k{std::min(c.a.body, c.b.body), std::max(c.a.body, c.b.body)};
-    by_pair[k].push_back(c.key);
+  for (const Contact& c : work.contacts_x_t) {
+    if (c.gap > d || c.a.body == c.b.body) continue;
+    out.push_back({std::min(c.a.body, c.b.body), std::max(c.a.body, c.b.body), c.key});
   }
-  for (auto& [k, keys] : by_pair) std::sort(keys.begin(), keys.end());
-  return by_pair;
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
-struct RemeshPlan {
-  std::vector<PairKey> recompute;  // pairs that need a new union, sorted
-  std::vector<PairKey> released;   // pairs that lost every sealing contact
-};
-
-/// Job 1: compares this step's sealing contacts with the last update's (and stores them in
-/// the state); a pair whose seam grew by more than remesh_seam_ratio of the wall is redone too.
-RemeshPlan remesh_plan(const Model& model, State& state, const Workspace& work) {
-  const CavitySettings& cs = model.settings.cavity;
-  RemeshPlan plan;
-  const auto sealing = sealing_contacts_by_pair(model, work);
-  std::map<PairKey, std::vector<std::uint64_t>> previous;
-  for (const auto& s : state.sealing_contacts)
-    previous[{static_cast<int>(s[0]), static_cast<int>(s[1])}].push_back(s[2]);
-  for (const auto& [pair, keys] : sealing) {
-    const auto it = previous.find(pair);
-    if (it == previous.end() || it->second != keys) plan.recompute.push_back(pair);
-  }
-  for (const auto& [pair, keys] : previous)
-    if (!sealing.count(pair)) plan.released.push_back(pair);
-  for (const CavityState& c : state.cavities) {
-    if (c.dormant) continue;
-    const PairKey pair{c.slot_a, c.slot_b};
-    if (!sealing.count(pair) ||
-        std::find(plan.recompute.begin(), plan.recompute.end(), pair) != plan.recompute.end())
-      continue;
-    const Points x = cavity_points(model, work.seal_points, c);
-    const double seam = mesh_area(x, c.triangles, c.seam_begin, c.triangles.size());
-    const double wall = mesh_area(x, c.triangles, 0, c.seam_begin);
-    if (seam - c.seam_area0 > cs.remesh_seam_ratio * wall) plan.recompute.push_back(pair);
-  }
-  std::sort(plan.recompute.begin(), plan.recompute.end());
-  state.sealing_contacts.clear();
-  for (const auto& [pair, keys] : sealing)
-    for (std::uint64_t k : keys)
-      state.sealing_contacts.push_back({static_cast<std::uint64_t>(pair.first),
-                                        static_cast<std::uint64_t>(pair.second), k});
-  return plan;
+/// Whether a tracked cavity's seam (the offset strip between its bodies) grew by more than
+/// remesh_seam_ratio of its wall since detection: the seal is sliding open, unite again.
+bool seam_opened(const Model& model, const Workspace& work, const CavityState& c) {
+  const Points x = cavity_points(model, work.surface_x_t, c);
+  const double seam = mesh_area(x, c.triangles, c.seam_begin, c.triangles.size());
+  const double wall = mesh_area(x, c.triangles, 0, c.seam_begin);
+  return seam - c.seam_area0 > model.settings.cavity.remesh_seam_ratio * wall;
 }
 
-/// Job 2: released pairs lose their cavities (the air joins the atmosphere).
-void release_pairs(State& state, const std::vector<PairKey>& released, AirLedger* ledger) {
-  std::erase_if(state.cavities, [&](const CavityState& c) {
-    const bool r = std::find(released.begin(), released.end(), PairKey{c.slot_a, c.slot_b}) != released.end();
-    if (r && ledger) ledger->released += c.air;
-    return r;
-  });
-}
-
-/// The two bodies' surfaces at x_t, with every vertex of a sealing contact moved by the
-/// sealing distance along the contact normal into the other body.
-void offset_meshes(const Model& model, const Workspace& work, const PairKey& pair, UnionMesh& a,
-                   UnionMesh& b) {
-  const double d = model.settings.cavity.sealing_distance;
-  a.vertices = work.seal_points[pair.first];
-  a.triangles = slot_surface(model, pair.first).triangles;
-  b.vertices = work.seal_points[pair.second];
-  b.triangles = slot_surface(model, pair.second).triangles;
-  std::vector<char> moved_a(a.vertices.size(), 0), moved_b(b.vertices.size(), 0);
-  auto move = [&](const ContactSide& side, const Vec3& dir) {
-    if (side.count != 1) return;
-    const bool is_a = side.body == pair.first;
-    UnionMesh& m = is_a ? a : b;
-    std::vector<char>& moved = is_a ? moved_a : moved_b;
-    const int v = side.vertex[0];
-    if (moved[v]) return;
-    moved[v] = 1;
-    m.vertices[v] += d * dir;
+/// Job 1: this step's sealing groups against the last update's (state.sealing_contacts, then
+/// replaced by this step's).  A cavity whose bodies were all in one group and no longer are has
+/// lost its seal: it is released (into `ledger`'s books when given).  Returns the groups that
+/// need a new union: new or changed groups (other bodies or other sealing contacts), and
+/// unchanged ones where an active cavity's seam opened.
+std::vector<SealGroup> plan_unions(const Model& model, State& state, const Workspace& work,
+                                   AirLedger* ledger) {
+  std::vector<SealingContact> now = sealing_contacts(model, work);
+  const std::vector<SealGroup> groups = seal_groups(now);
+  const std::vector<SealGroup> before = seal_groups(state.sealing_contacts);
+  auto in_a_group = [](const std::vector<SealGroup>& gs, const CavityState& c) {
+    return std::any_of(gs.begin(), gs.end(), [&](const SealGroup& g) { return g.contains(c.slots); });
   };
-  for (const Contact& c : work.seal_contacts) {
-    if (c.gap > d) continue;
-    if (std::min(c.a.body, c.b.body) != pair.first || std::max(c.a.body, c.b.body) != pair.second)
-      continue;
-    move(c.a, -c.normal);  // a moves against the normal (b → a): into b
-    move(c.b, c.normal);
+  std::erase_if(state.cavities, [&](const CavityState& c) {
+    const bool lost = in_a_group(before, c) && !in_a_group(groups, c);
+    if (lost && ledger) ledger->released += c.air;
+    return lost;
+  });
+  std::vector<SealGroup> unite;
+  for (const SealGroup& g : groups) {
+    bool changed = std::find(before.begin(), before.end(), g) == before.end();
+    for (const CavityState& c : state.cavities)
+      if (!changed && !c.dormant && g.contains(c.slots)) changed = seam_opened(model, work, c);
+    if (changed) unite.push_back(g);
   }
-  // a 5 nm jitter (kUnionJitter × d_seal) keeps CGAL's filters decisive (method §9.2)
-  jitter_vertices(a, kUnionJitter * d, 0x51ed2701ULL);
-  jitter_vertices(b, kUnionJitter * d, 0x7f4a7c15ULL);
+  state.sealing_contacts = std::move(now);
+  return unite;
+}
+
+/// The group's surfaces at x_t (meshes[i] is body slots[i]), with every vertex of a sealing
+/// contact moved by the sealing distance along the contact normal into the other body (once
+/// per vertex and other body).
+std::vector<UnionMesh> offset_meshes(const Model& model, const Workspace& work, const SealGroup& group) {
+  const double d = model.settings.cavity.sealing_distance;
+  const size_t n = group.slots.size();
+  std::vector<UnionMesh> meshes(n);
+  auto index_of = [&](int slot) {
+    return static_cast<size_t>(std::lower_bound(group.slots.begin(), group.slots.end(), slot) - group.slots.begin());
+  };
+  for (size_t i = 0; i < n; ++i) {
+    meshes[i].vertices = work.surface_x_t[group.slots[i]];
+    meshes[i].triangles = slot_surface(model, group.slots[i]).triangles;
+  }
+  std::vector<std::vector<char>> moved(n);
+  for (size_t i = 0; i < n; ++i) moved[i].assign(meshes[i].vertices.size() * n, 0);  // (vertex, other)
+  std::vector<std::vector<char>> moved_any(n);
+  for (size_t i = 0; i < n; ++i) moved_any[i].assign(meshes[i].vertices.size(), 0);
+  auto move = [&](const ContactSide& side, int other, const Vec3& dir) {
+    if (side.count != 1) return;
+    const size_t i = index_of(side.body), j = index_of(other);
+    const int v = side.vertex[0];
+    char& done = moved[i][static_cast<size_t>(v) * n + j];
+    if (done) return;
+    done = 1;
+    moved_any[i][v] = 1;
+    meshes[i].vertices[v] += d * dir;
+  };
+  for (const Contact& c : work.contacts_x_t) {
+    if (c.gap > d || c.a.body == c.b.body) continue;
+    if (!std::binary_search(group.slots.begin(), group.slots.end(), c.a.body)) continue;
+    move(c.a, c.b.body, -c.normal);  // a moves against the normal (b → a): into b
+    move(c.b, c.a.body, c.normal);
+  }
+  // a 5 nm jitter (kUnionJitter × d_seal) keeps CGAL's filters decisive (method §9.2); the
+  // first two bodies keep the salts a pair had before groups (the same unions, bit for bit)
+  for (size_t i = 0; i < n; ++i) {
+    const std::uint64_t salt = i == 0 ? 0x51ed2701ULL : i == 1 ? 0x7f4a7c15ULL : 0x9e3779b9ULL * (i + 1);
+    jitter_vertices(meshes[i], kUnionJitter * d, salt);
+  }
   // a rigid surface checked at reset needs its self-intersection check only around the
   // vertices the offset moved (method §9.3)
-  auto rigid_check = [&](int slot, const std::vector<char>& moved, UnionMesh& m) {
-    if (slot >= static_cast<int>(work.rigid_surface_checked.size()) || !work.rigid_surface_checked[slot]) return;
-    m.rigid_motion_of_checked = true;
-    for (size_t v = 0; v < moved.size(); ++v)
-      if (moved[v]) m.moved.push_back(static_cast<int>(v));
-  };
-  rigid_check(pair.first, moved_a, a);
-  rigid_check(pair.second, moved_b, b);
+  for (size_t i = 0; i < n; ++i) {
+    const int slot = group.slots[i];
+    if (slot >= static_cast<int>(work.rigid_surface_checked.size()) || !work.rigid_surface_checked[slot]) continue;
+    meshes[i].rigid_motion_of_checked = true;
+    for (size_t v = 0; v < moved_any[i].size(); ++v)
+      if (moved_any[i][v]) meshes[i].moved.push_back(static_cast<int>(v));
+  }
+  return meshes;
 }
 
-/// Job 3: the cavities of one pair's union (vertices and triangles; no air yet).  A failed
+std::string slots_text(const std::vector<int>& slots) {
+  std::string s;
+  for (int slot : slots) s += (s.empty() ? "" : "-") + std::to_string(slot);
+  return s;
+}
+
+/// Job 2: the cavities of one group's union (vertices and triangles; no air yet).  A failed
 /// union is recorded in the workspace (reported by the simulation) and returns false: the
-/// pair's cavities are then kept as they were, and the union is retried at the next change.
-bool union_pair(const Model& model, const State& state, Workspace& work, const PairKey& pair,
-                std::vector<CavityState>& fresh) {
-  // the pair's sealing contacts (remesh_plan stored them in the state)
-  std::vector<std::uint64_t> keys;
-  for (const auto& s : state.sealing_contacts)
-    if (static_cast<int>(s[0]) == pair.first && static_cast<int>(s[1]) == pair.second) keys.push_back(s[2]);
+/// group's cavities are then kept as they were, and the union is retried at the next change.
+/// A union the seal check computed at this very shape for the same group is reused.
+bool unite_group(const Model& model, const State& state, Workspace& work, const SealGroup& group,
+                 std::vector<CavityState>& fresh) {
   auto& cache = work.union_cache;
   std::erase_if(cache, [&](const Workspace::CachedUnion& u) { return u.step != state.step; });
   for (const Workspace::CachedUnion& u : cache)
-    if (u.slot_a == pair.first && u.slot_b == pair.second && u.keys == keys) {
-      fresh = u.fresh;  // the seal check's union at this very shape
+    if (u.group == group) {
+      fresh = u.fresh;
       return true;
     }
-  UnionMesh ma, mb;
-  offset_meshes(model, work, pair, ma, mb);
+  const std::vector<UnionMesh> meshes = offset_meshes(model, work, group);
   std::vector<UnionComponent> comps;
   try {
-    comps = mesh_union_components(ma, mb);
+    comps = mesh_union_components(meshes);
     ++work.cavity_unions;
   } catch (const MeshUnionError& e) {
-    work.union_failures.push_back({pair.first, pair.second, e.what()});
+    work.union_failures.push_back({group.slots, e.what()});
     if (debug_cavities()) std::fprintf(stderr, "t=%.3f union failed: %s\n", state.time, e.what());
     return false;
   }
-  fresh = cavities_from_union(comps, ma, mb, pair.first, pair.second);
-  std::erase_if(cache, [&](const Workspace::CachedUnion& u) { return u.slot_a == pair.first && u.slot_b == pair.second; });
-  cache.push_back({state.step, pair.first, pair.second, std::move(keys), fresh});
+  fresh = cavities_from_union(comps, meshes, group.slots);
+  std::erase_if(cache, [&](const Workspace::CachedUnion& u) { return u.group.slots == group.slots; });
+  cache.push_back({state.step, group, fresh});
   if (debug_cavities()) {
-    std::fprintf(stderr, "t=%.3f pair %d-%d: %zu components:", state.time, pair.first, pair.second, comps.size());
+    std::fprintf(stderr, "t=%.3f group %s: %zu components:", state.time, slots_text(group.slots).c_str(), comps.size());
     for (const auto& cp : comps) std::fprintf(stderr, " %.3g", cp.volume);
     std::fprintf(stderr, " -> %zu cavities\n", fresh.size());
   }
   return true;
 }
 
-/// Job 4 around the tracking kernel: the pair's tracked cavities are replaced by the result.
-/// Shapes at x_t: a new cavity's air is P_atm times its volume at the shape that sealed it.
-void track_pair(const Model& model, State& state, const Workspace& work, const PairKey& pair,
-                std::vector<CavityState> fresh, AirLedger* ledger) {
+/// Job 3 around the tracking kernel: the group's tracked cavities (those whose bodies all lie
+/// in it) are replaced by the result.  Shapes at x_t: a new cavity's air is P_atm times its
+/// volume at the shape that sealed it.
+void track_group(const Model& model, State& state, const Workspace& work, const SealGroup& group,
+                 std::vector<CavityState> fresh, AirLedger* ledger) {
   const CavitySettings& cs = model.settings.cavity;
   std::vector<const CavityState*> old;
   std::vector<CavityGeometry> go, gn;
   for (const CavityState& c : state.cavities)
-    if (c.slot_a == pair.first && c.slot_b == pair.second) {
+    if (group.contains(c.slots)) {
       old.push_back(&c);
-      go.push_back(cavity_geometry(cavity_points(model, work.seal_points, c), c));
+      go.push_back(cavity_geometry(cavity_points(model, work.surface_x_t, c), c));
     }
-  for (const CavityState& c : fresh) gn.push_back(cavity_geometry(cavity_points(model, work.seal_points, c), c));
+  for (const CavityState& c : fresh) gn.push_back(cavity_geometry(cavity_points(model, work.surface_x_t, c), c));
   TrackingSettings ts;
   ts.p_atm = model.settings.p_atm;
   ts.sealing_distance = cs.sealing_distance;
   ts.flattened_volume_ratio = cs.flattened_volume_ratio;
   std::vector<CavityState> tracked =
       track_cavities(old, go, std::move(fresh), std::move(gn), ts, state.next_cavity_id, ledger);
-  // other pairs' cavities stay, in order; this pair's are replaced
-  std::erase_if(state.cavities,
-                [&](const CavityState& c) { return c.slot_a == pair.first && c.slot_b == pair.second; });
+  // other groups' cavities stay, in order; this group's are replaced
+  std::erase_if(state.cavities, [&](const CavityState& c) { return group.contains(c.slots); });
   for (CavityState& c : tracked) state.cavities.push_back(std::move(c));
 }
 
-/// Job 5: one row per active cavity after the contact rows: H_p = ∂V/∂x at the solved shape
+/// Jobs 1-3 on the cavities and seal bookkeeping of `state` (its cavities, sealing_contacts
+/// and next_cavity_id) at the shape x_t of work.surface_x_t / work.contacts_x_t.
+void detect_and_track(const Model& model, State& state, Workspace& work, AirLedger* ledger) {
+  for (const SealGroup& group : plan_unions(model, state, work, ledger)) {  // 1.
+    std::vector<CavityState> fresh;
+    if (!unite_group(model, state, work, group, fresh)) continue;            // 2.
+    track_group(model, state, work, group, std::move(fresh), ledger);        // 3.
+  }
+}
+
+/// Job 4: one row per active cavity after the contact rows: H_p = ∂V/∂x at the solved shape
 /// x_t mapped to the FEM nodes (through the surface map) and to dynamic rigid bodies (linear
 /// and angular terms); u_free of the row is H_p v_free, and the row's free volume is V
 /// linearized from x_t, V_free = V_t + ∂V/∂x·(x_free − x_t).  Taken at x_free instead, a cup
@@ -225,8 +235,8 @@ void add_cavity_rows(const Model& model, const State& state, Workspace& work) {
   for (size_t ci = 0; ci < state.cavities.size(); ++ci) {
     const CavityState& c = state.cavities[ci];
     if (c.dormant) continue;
-    const Points xt = cavity_points(model, work.seal_points, c);
-    const Points x = cavity_points(model, work.collision_points, c);  // lever arms at x_free
+    const Points xt = cavity_points(model, work.surface_x_t, c);
+    const Points x = cavity_points(model, work.surface_x_free, c);  // lever arms at x_free
     const Points g = mesh_volume_gradient(xt, c.triangles);
     double volume_free = mesh_volume(xt, c.triangles);
     for (size_t v = 0; v < x.size(); ++v) volume_free += g[v].dot(x[v] - xt[v]);
@@ -290,37 +300,34 @@ void update_cavities(const Model& model, State& state, Workspace& work) {
     state.cavities.clear();
     return;
   }
-  // 0. the contacts of the solved shape x_t (work.seal_contacts), found by the collision
+  // 0. the contacts of the solved shape x_t (work.contacts_x_t), found by the collision
   //    stage.  The free-motion shape carries neither the pressure nor the contact forces: at
   //    h = 10 ms it is close to the unloaded cup, whose lip lifts off a surface the solved lip
   //    still seals.
-  const RemeshPlan plan = remesh_plan(model, state, work);           // 1.
-  release_pairs(state, plan.released, &work.air);                     // 2.
-  for (const PairKey& pair : plan.recompute) {
-    std::vector<CavityState> fresh;
-    if (!union_pair(model, state, work, pair, fresh)) continue;       // 3.
-    track_pair(model, state, work, pair, std::move(fresh), &work.air);  // 4.
-  }
+  detect_and_track(model, state, work, &work.air);                    // 1.-3.
   // a redo of the step (check_seals): the cavities whose seal the solved shape opened are
-  // released (their air joins the atmosphere); their pairs are united again at the next step
-  std::vector<PairKey> reopened;
+  // released (their air joins the atmosphere); the sealing contacts among their bodies are
+  // forgotten, so that their group is united again at the next step
+  std::vector<std::vector<int>> reopened;
   std::erase_if(state.cavities, [&](const CavityState& c) {
     const bool r = std::find(work.release_cavity_ids.begin(), work.release_cavity_ids.end(), c.id) !=
                    work.release_cavity_ids.end();
     if (r) {
-      reopened.push_back({c.slot_a, c.slot_b});
+      reopened.push_back(c.slots);
       work.air.released += c.air;
     }
     return r;
   });
-  std::erase_if(state.sealing_contacts, [&](const auto& s) {
-    return std::find(reopened.begin(), reopened.end(),
-                     PairKey{static_cast<int>(s[0]), static_cast<int>(s[1])}) != reopened.end();
+  std::erase_if(state.sealing_contacts, [&](const SealingContact& s) {
+    return std::any_of(reopened.begin(), reopened.end(), [&](const std::vector<int>& slots) {
+      return std::binary_search(slots.begin(), slots.end(), s.slot_a) &&
+             std::binary_search(slots.begin(), slots.end(), s.slot_b);
+    });
   });
   work.release_cavity_ids.clear();
   std::stable_sort(state.cavities.begin(), state.cavities.end(),
                    [](const CavityState& x, const CavityState& y) { return x.id < y.id; });
-  add_cavity_rows(model, state, work);                                // 5.
+  add_cavity_rows(model, state, work);                                // 4.
 }
 
 std::vector<int> check_seals(const Model& model, const State& state, Workspace& work) {
@@ -329,24 +336,18 @@ std::vector<int> check_seals(const Model& model, const State& state, Workspace& 
   if (had_row.empty() || !model.settings.cavity.enabled) return {};
   // jobs 0-4 at the end-of-step shape, on a copy of the cavities and the seal bookkeeping.
   // The detection replaces this step's (nothing later in the step reads it) and is the next
-  // step's x_t detection (work.seal_step).
+  // step's x_t detection (work.contacts_x_t_step).
   const size_t failures = work.union_failures.size();
-  surface_points_state(model, state, work.seal_points);
-  work.seal_contacts = work.detector.detect(work.seal_points, model.settings.contact.collision);
-  work.seal_step = state.step;
+  surface_points_state(model, state, work.surface_x_t);
+  work.contacts_x_t = work.detector.detect(work.surface_x_t, model.settings.contact.collision);
+  work.contacts_x_t_step = state.step;
   State s;
   s.step = state.step;
   s.time = state.time;
   s.cavities = state.cavities;
   s.sealing_contacts = state.sealing_contacts;
   s.next_cavity_id = state.next_cavity_id;
-  const RemeshPlan plan = remesh_plan(model, s, work);
-  release_pairs(s, plan.released, nullptr);  // a trial on a copy: no air moves
-  for (const PairKey& pair : plan.recompute) {
-    std::vector<CavityState> fresh;
-    if (!union_pair(model, s, work, pair, fresh)) continue;
-    track_pair(model, s, work, pair, std::move(fresh), nullptr);
-  }
+  detect_and_track(model, s, work, nullptr);  // a trial on a copy: no air moves
   work.union_failures.resize(failures);  // reported by the next step, which retries them
   std::vector<int> opened;
   for (int id : had_row)

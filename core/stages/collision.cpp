@@ -44,12 +44,12 @@ void add_side_terms(const Model& m, Workspace& w, const ContactSide& side, const
   w.rows.rigid_terms.push_back({row, b.index, sign * d, sign * r.cross(d)});
 }
 
-// displacement of a contact side's point from x_t (seal_points) to x_free (collision_points):
+// displacement of a contact side's point from x_t (surface_x_t) to x_free (surface_x_free):
 // exact for FEM sides (linear in the vertices) and for rigid ones (an affine map commutes
 // with the barycentric sum)
 Vec3 side_displacement(const Workspace& w, const ContactSide& side) {
-  const Points& xf = w.collision_points[side.body];
-  const Points& xt = w.seal_points[side.body];
+  const Points& xf = w.surface_x_free[side.body];
+  const Points& xt = w.surface_x_t[side.body];
   Vec3 d = Vec3::Zero();
   for (int i = 0; i < side.count; ++i) d += side.weight[i] * (xf[side.vertex[i]] - xt[side.vertex[i]]);
   return d;
@@ -72,14 +72,14 @@ double pair_friction(const Model& model, int material_a, int material_b) {
 void gather_contacts(const Model& model, const State& state, Workspace& work) {
   const CollisionSettings& cs = model.settings.contact.collision;
   // 1. the solved shape: the contacts that carry the seal and the loads of the last step
-  if (work.seal_step != state.step) {  // else the seal check already detected at this shape
-    surface_points_state(model, state, work.seal_points);
-    work.seal_contacts = work.detector.detect(work.seal_points, cs);
-    work.seal_step = state.step;
+  if (work.contacts_x_t_step != state.step) {  // else the seal check already detected at this shape
+    surface_points_state(model, state, work.surface_x_t);
+    work.contacts_x_t = work.detector.detect(work.surface_x_t, cs);
+    work.contacts_x_t_step = state.step;
   }
   // 2. the free-motion shape
-  surface_points_free(model, work, work.collision_points);
-  const std::vector<Contact>& free_contacts = work.detector.detect(work.collision_points, cs);
+  surface_points_free(model, work, work.surface_x_free);
+  const std::vector<Contact>& free_contacts = work.detector.detect(work.surface_x_free, cs);
   // 3. every x_t contact, its points moved with the bodies and its gap linearized along its
   //    normal: gap_free = gap_t + n·(Δp_a − Δp_b).  A contact the free motion pulls apart (a
   //    cup relaxing when the pressure and contact forces are off) stays a row; a vertex the
@@ -87,7 +87,7 @@ void gather_contacts(const Model& model, const State& state, Workspace& work) {
   work.contacts.clear();
   std::set<Feature> held;
   std::set<std::uint64_t> held_keys;
-  for (const Contact& c : work.seal_contacts) {
+  for (const Contact& c : work.contacts_x_t) {
     Contact& k = work.contacts.emplace_back(c);
     const Vec3 da = side_displacement(work, c.a), db = side_displacement(work, c.b);
     k.point_a += da;

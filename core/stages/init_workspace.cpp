@@ -37,7 +37,7 @@ void init_collision(const Model& model, Workspace& work) {
     for (size_t v = 0; v < rest.size(); ++v) rest[v] = body.rest.nodes[body.boundary.node_of_vertex[v]];
     work.detector.enable_self_contact(s, rest, exclusion);
   }
-  work.collision_points.resize(n);
+  work.surface_x_free.resize(n);
 }
 
 // A rigid body's surface enters every union of its pairs as a rigid motion of itself: checked
@@ -73,7 +73,7 @@ void init_workspace(const Model& model, Workspace& work) {
   work.rows.clear();
   // what the seal check kept for the next step is keyed by the step number: a reset starts
   // the count again, at other shapes
-  work.seal_step = -1;
+  work.contacts_x_t_step = -1;
   work.union_cache.clear();
   work.release_cavity_ids.clear();
   init_compliance(model, work);

@@ -25,12 +25,12 @@ void leak_cavities(const Model& model, State& state, Workspace& work);
 ///    (free_motion.cpp).
 void free_motion(const Model& model, const State& state, Workspace& work);
 
-/// 3. collision: the contacts at the solved shape x_t (work.seal_points, seal_contacts: the
+/// 3. collision: the contacts at the solved shape x_t (work.surface_x_t, contacts_x_t: the
 ///    cavity stage judges seals on them) with their gaps linearized to x_free, plus those only
 ///    x_free brings within reach (gather_contacts); fills work.contacts, contact_mu, the
 ///    contact rows (rows.layout.contact_rows()) and their u_free = H v_free (collision.cpp).
 void detect_collisions(const Model& model, const State& state, Workspace& work);
-/// The contact gathering of stage 3 alone (work.seal_contacts and work.contacts).
+/// The contact gathering of stage 3 alone (work.contacts_x_t and work.contacts).
 void gather_contacts(const Model& model, const State& state, Workspace& work);
 
 /// 4. cavities: detection (when the sealing contacts change or a seam has opened), tracking,

@@ -24,9 +24,9 @@ struct RigidWork {
   Mat3 inertia_inv = Mat3::Zero();  // world inverse inertia at the start of the step [1/(kg m²)]
 };
 
-/// A mesh union that failed this step (the pair's cavities were kept as they were).
+/// A mesh union that failed this step (the group's cavities were kept as they were).
 struct UnionFailure {
-  int slot_a = -1, slot_b = -1;
+  std::vector<int> slots;  // the group's bodies
   std::string what;
 };
 
@@ -36,16 +36,16 @@ struct Workspace {
   std::vector<Points> fem_x_free;    // per FEM body: #nodes×3 free positions [m]
   std::vector<RigidWork> rigid;      // per rigid body
 
-  // collision: one detector body per slot
+  // collision: one detector body per slot; the names say which configuration they hold
   ContactDetector detector;
-  std::vector<Points> collision_points;  // slot -> world surface vertices at the free pose
-  std::vector<Contact> contacts;         // this step's contacts
+  std::vector<Points> surface_x_free;  // slot -> world surface vertices at the free pose x_free
+  std::vector<Contact> contacts;       // this step's contacts
   // the seal is judged on the solved shape (docs/method.md §9.1): the start-of-step positions
-  std::vector<Points> seal_points;       // slot -> world surface vertices at x_t
-  std::vector<Contact> seal_contacts;    // the contacts at x_t (the cavity stage's)
-  long seal_step = -1;                   // state.step of the shape they were found at: the
-                                         // seal check's detection at the end of a step is
-                                         // the next step's x_t, not detected again
+  std::vector<Points> surface_x_t;     // slot -> world surface vertices at x_t
+  std::vector<Contact> contacts_x_t;   // the contacts at x_t (the cavity stage's)
+  long contacts_x_t_step = -1;         // state.step of the shape they were found at: the
+                                       // seal check's detection at the end of a step is
+                                       // the next step's x_t, not detected again
   std::vector<double> contact_mu;        // friction coefficient of each contact
 
   // constraints: rows in the order of rows.layout, W = h H A⁻¹ Hᵀ, free velocities, forces
@@ -67,11 +67,10 @@ struct Workspace {
   // shape opened, released by the cavity stage when the step is solved again
   std::vector<int> release_cavity_ids;
   // a union computed at the end-of-step shape by the seal check, reused by the next step's
-  // cavity stage (same shape: state.step; same sealing contacts: keys)
+  // cavity stage (same shape: state.step; same group: bodies and sealing contacts)
   struct CachedUnion {
     long step = -1;
-    int slot_a = -1, slot_b = -1;
-    std::vector<std::uint64_t> keys;
+    SealGroup group;
     std::vector<CavityState> fresh;
   };
   std::vector<CachedUnion> union_cache;

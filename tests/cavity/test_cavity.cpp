@@ -1,5 +1,6 @@
 // Cavities: volume and its gradient, the gas-law quadratic, Boyle's law with a rigid piston,
-// detection by mesh union (dome shells on a plate) and tracking through a forced remesh.
+// detection by mesh union (dome shells on a plate; two domes over the ends of a tunnel: a cavity
+// of three bodies) and tracking through a forced remesh.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -260,8 +261,7 @@ TEST(CavityPressure, BoylesLawWithARigidPiston) {
   const SurfaceMesh& pis = m.rigid[1].surface;
   CavityState c;
   c.id = 0;
-  c.slot_a = 0;
-  c.slot_b = 1;
+  c.slots = {0, 1};
   const State& s0 = sim.state();
   std::vector<int> bottom, top;
   for (size_t v = 0; v < cyl.vertices.size(); ++v)
@@ -430,6 +430,198 @@ TEST(CavityDetection, TwoDomesOnOnePlateGiveTwoCavities) {
   std::sort(vols.begin(), vols.end());
   EXPECT_NEAR(vols[0], inner_volume(0.01, 0, 32, 12), 0.02 * vols[0]);
   EXPECT_NEAR(vols[1], inner_volume(0.015, 0, 32, 12), 0.02 * vols[1]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// detection over a group of bodies (docs/method.md §9.4): a cavity bounded by three bodies
+
+namespace {
+
+/// A washer: the block with a round tunnel through it, radius rt to R, z in [0, h] (genus 1).
+SurfaceMesh washer(double rt, double R, double h, int n = 48) {
+  return revolve({{rt, 0.0}, {R, 0.0}, {R, h}, {rt, h}}, n);
+}
+
+/// A dome shell (as dome()) upside down, hanging from the plane z = z0.
+SurfaceMesh hanging_dome(double ri, double ro, double z0, int n = 48, int arcs = 16) {
+  SurfaceMesh m = dome(ri, ro, 0.0, 0.0, n, arcs);
+  for (Vec3& v : m.vertices) v.z() = z0 - v.z();
+  for (Tri& t : m.triangles) std::swap(t[1], t[2]);  // the mirror turned it inside out
+  return m;
+}
+
+/// Cavity vertex positions from its mapping onto the unmoved meshes (meshes[slot]).
+Points mapped_on(const CavityState& c, const std::vector<SurfaceMesh>& meshes) {
+  Points x;
+  for (const SurfacePoint& p : c.vertices) {
+    const SurfaceMesh& m = meshes[p.slot];
+    const Tri& t = m.triangles[p.triangle];
+    x.push_back(p.bary[0] * m.vertices[t[0]] + p.bary[1] * m.vertices[t[1]] + p.bary[2] * m.vertices[t[2]]);
+  }
+  return x;
+}
+
+}  // namespace
+
+// Two domes over the two ends of a tunnel through a block: no pair of the three bodies encloses
+// any air (each dome sees the tunnel open at the other end), the union of all three encloses
+// one cavity: both domes' insides and the tunnel, bounded by the three bodies.
+TEST(CavityDetection, ThreeBodiesEncloseACavityThatNoPairOfThemDoes) {
+  const double ri = 0.01, ro = 0.012, rt = 0.004, R = 0.02, h = 0.015, d = 5e-5;
+  const int n = 48;
+  const SurfaceMesh top = dome(ri, ro, h), block = washer(rt, R, h, n), bottom = hanging_dome(ri, ro, 0.0);
+  // the seals: each dome's rim moved by d into the block
+  UnionMesh u_top = sealed(top, h, d), u_block = as_union(block), u_bottom = as_union(bottom);
+  for (Vec3& v : u_bottom.vertices)
+    if (v.z() >= -d - 1e-12) v.z() += d;
+  for (const auto& [x, y] : {std::pair{&u_top, &u_block}, {&u_bottom, &u_block}, {&u_top, &u_bottom}})
+    EXPECT_TRUE(cavities_from_union(mesh_union_components(*x, *y), *x, *y, 0, 1).empty())
+        << "a pair alone encloses nothing";
+
+  const std::vector<UnionMesh> group = {u_top, u_block, u_bottom};
+  const std::vector<int> slots = {0, 1, 2};
+  const auto cavs = cavities_from_union(mesh_union_components(group), group, slots);
+  ASSERT_EQ(cavs.size(), 1u);
+  const CavityState& c = cavs[0];
+  EXPECT_EQ(c.slots, slots) << "bounded by all three bodies";
+  EXPECT_TRUE(is_closed(c.triangles));
+  const Points x = mapped_on(c, {top, block, bottom});
+  // exact for the tessellation: two domes' insides and the n-gon prism of the tunnel
+  const double tunnel = 0.5 * n * rt * rt * std::sin(2 * kPi / n) * h;
+  const double exact = 2.0 * inner_volume(ri, 0.0) + tunnel;
+  const double v = mesh_volume(x, c.triangles);
+  EXPECT_NEAR(v, exact, 0.01 * exact);
+  EXPECT_GT(v, 2.0 * inner_volume(ri, 0.0) + 0.9 * tunnel) << "the tunnel is part of it";
+  // every vertex lies on its body: the block's on its faces (z = 0, z = h, or r = rt)
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (c.vertices[i].slot != 1) continue;
+    const double r = std::hypot(x[i].x(), x[i].y());
+    const bool on_face = std::abs(x[i].z()) < 1e-12 || std::abs(x[i].z() - h) < 1e-12 || r < rt + 1e-9;
+    EXPECT_TRUE(on_face) << "vertex " << i << " at r = " << r << ", z = " << x[i].z();
+  }
+  // the same union, the meshes in another order: the same cavity
+  const std::vector<UnionMesh> shuffled = {u_block, u_bottom, u_top};
+  const auto again = cavities_from_union(mesh_union_components(shuffled), shuffled, {1, 2, 0});
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].slots, slots);
+  EXPECT_NEAR(mesh_volume(mapped_on(again[0], {top, block, bottom}), again[0].triangles), v, 1e-9 * v);
+  std::printf("three-body cavity: %.6e m^3 (exact %.6e, %+.3f %%; tunnel %.3e), %zu triangles\n", v, exact,
+              100 * (v - exact) / exact, tunnel, c.triangles.size());
+}
+
+// A group of three bodies, two domes on one plate: two cavities, each bounded by its dome and
+// the plate only, of each dome's enclosed volume.
+TEST(CavityDetection, AGroupOfThreeBodiesKeepsSeparateCavitiesSeparate) {
+  const double d = 5e-5;
+  SurfaceMesh left = dome(0.01, 0.012, 0.0, 0.0, 32, 12), right = dome(0.015, 0.018, 0.0, 0.0, 32, 12);
+  for (Vec3& v : left.vertices) v.x() -= 0.03;
+  for (Vec3& v : right.vertices) v.x() += 0.03;
+  const SurfaceMesh base = plate(0.0);
+  const std::vector<UnionMesh> group = {sealed(left, 0.0, d), as_union(base), sealed(right, 0.0, d)};
+  const auto cavs = cavities_from_union(mesh_union_components(group), group, {0, 1, 2});
+  ASSERT_EQ(cavs.size(), 2u);
+  std::map<int, double> volume_by_dome;
+  for (const CavityState& c : cavs) {
+    ASSERT_EQ(c.slots.size(), 2u);
+    ASSERT_TRUE(c.slots == std::vector<int>({0, 1}) || c.slots == std::vector<int>({1, 2})) << "a dome on the plate";
+    EXPECT_TRUE(is_closed(c.triangles));
+    const int dome_slot = c.slots[0] == 0 ? 0 : 2;
+    volume_by_dome[dome_slot] = mesh_volume(mapped_on(c, {left, base, right}), c.triangles);
+  }
+  ASSERT_EQ(volume_by_dome.size(), 2u);
+  EXPECT_NEAR(volume_by_dome[0], inner_volume(0.01, 0, 32, 12), 0.02 * volume_by_dome[0]);
+  EXPECT_NEAR(volume_by_dome[2], inner_volume(0.015, 0, 32, 12), 0.02 * volume_by_dome[2]);
+}
+
+namespace {
+
+/// Half of dome(ri, ro, 0): the profile revolved over the angles [theta0, theta0 + π] (m
+/// segments) and closed by its two flat cut faces.
+SurfaceMesh half_dome(double ri, double ro, double theta0, int m = 24, int arcs = 12) {
+  std::vector<std::array<double, 2>> prof;  // inner arc from the pole down, then the outer one up
+  for (int i = 0; i <= arcs; ++i) {
+    const double a = kPi / 2 * i / arcs;
+    prof.push_back({ri * std::sin(a), ri * std::cos(a)});
+  }
+  for (int i = 0; i <= arcs; ++i) {
+    const double a = kPi / 2 - kPi / 2 * i / arcs;
+    prof.push_back({ro * std::sin(a), ro * std::cos(a)});
+  }
+  prof.front()[0] = 0.0;
+  prof.back()[0] = 0.0;
+  const int np = static_cast<int>(prof.size());
+  SurfaceMesh s;
+  std::vector<std::vector<int>> ring(np);
+  for (int i = 0; i < np; ++i) {
+    const auto [r, z] = prof[i];
+    for (int k = 0; k <= m; ++k) {
+      if (r == 0.0 && k > 0) {
+        ring[i].push_back(ring[i][0]);
+        continue;
+      }
+      const double t = theta0 + kPi * k / m;
+      ring[i].push_back(static_cast<int>(s.vertices.size()));
+      s.vertices.emplace_back(r * std::cos(t), r * std::sin(t), z);
+    }
+  }
+  for (int i = 0; i + 1 < np; ++i)  // the revolved sides, as revolve() makes them
+    for (int k = 0; k < m; ++k) {
+      const std::vector<int>& p = ring[i];
+      const std::vector<int>& q = ring[i + 1];
+      if (q[k] != q[k + 1]) s.triangles.push_back({p[k], q[k + 1], q[k]});
+      if (p[k] != p[k + 1]) s.triangles.push_back({p[k], p[k + 1], q[k + 1]});
+    }
+  // the cut faces: rungs from inner point i to outer point np-1-i, a quad between two rungs
+  for (int i = 0; i < arcs; ++i) {
+    const int a = i, b = i + 1, c = np - 2 - i, d = np - 1 - i;
+    s.triangles.push_back({ring[a][0], ring[b][0], ring[c][0]});
+    s.triangles.push_back({ring[a][0], ring[c][0], ring[d][0]});
+    s.triangles.push_back({ring[a][m], ring[c][m], ring[b][m]});
+    s.triangles.push_back({ring[a][m], ring[d][m], ring[c][m]});
+  }
+  if (mesh_volume(s.vertices, s.triangles) < 0.0)
+    for (Tri& t : s.triangles) std::swap(t[1], t[2]);
+  return s;
+}
+
+}  // namespace
+
+// A dome cut in two halves (two bodies) standing on a plate: one cavity of three bodies, whose
+// wall has two points where the three meet (the cut's ends on the plate).  There the seam quads
+// leave a small loop open, which the cavity mesh closes: the mesh is closed (its volume does not
+// depend on the origin), also when the halves move apart.
+TEST(CavityDetection, ACavityWhereThreeBodiesMeetIsAClosedMesh) {
+  const double ri = 0.01, ro = 0.012, d = 5e-5;
+  const SurfaceMesh left = half_dome(ri, ro, kPi / 2), right = half_dome(ri, ro, -kPi / 2);
+  ASSERT_TRUE(is_closed(left.triangles));
+  ASSERT_TRUE(is_closed(right.triangles));
+  ASSERT_NEAR(mesh_volume(left.vertices, left.triangles), mesh_volume(right.vertices, right.triangles), 1e-15);
+  const SurfaceMesh base = plate(0.0);
+  UnionMesh ul = sealed(left, 0.0, d), ur = sealed(right, 0.0, d);
+  for (Vec3& v : ur.vertices) v.x() -= d;  // the two cut faces overlap by d: sealed on each other
+  const std::vector<UnionMesh> group = {ul, as_union(base), ur};
+  const auto cavs = cavities_from_union(mesh_union_components(group), group, {0, 1, 2});
+  ASSERT_EQ(cavs.size(), 1u);
+  const CavityState& c = cavs[0];
+  EXPECT_EQ(c.slots, (std::vector<int>{0, 1, 2}));
+  EXPECT_TRUE(is_closed(c.triangles)) << "the junctions are closed";
+  const Points x = mapped_on(c, {left, base, right});
+  const double v = mesh_volume(x, c.triangles);
+  // the inside of the dome, less the slice of width d the overlap takes (half a disc of radius
+  // ri, the cut's section)
+  const double expected = inner_volume(ri, 0.0, 2 * 24, 12) - d * 0.5 * kPi * ri * ri;
+  EXPECT_NEAR(v, expected, 0.01 * expected);
+  // the halves move apart by 1 mm: the mesh still encloses a volume, the same from any origin
+  Points apart = x;
+  for (size_t i = 0; i < apart.size(); ++i)
+    if (c.vertices[i].slot == 2) apart[i].x() += 1e-3;
+  Points shifted = apart;
+  for (Vec3& p : shifted) p += Vec3(0.3, -0.2, 0.1);
+  const double va = mesh_volume(apart, c.triangles), vs = mesh_volume(shifted, c.triangles);
+  EXPECT_GT(va, v) << "the gap between the halves adds to the cavity";
+  EXPECT_NEAR(vs, va, 1e-9 * va) << "a closed mesh: the volume does not depend on the origin";
+  std::printf("cavity of two half domes and a plate: %.6e m^3 (expected %.6e), %.6e m^3 1 mm apart\n", v,
+              expected, va);
 }
 
 TEST(CavityDetection, WindingNumberInsideTest) {

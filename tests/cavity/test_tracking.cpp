@@ -2,6 +2,8 @@
 // the body surface they share, whatever their shape (docs/method.md §9).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "cavity/tracking.h"
@@ -24,8 +26,7 @@ Shell wrapped_shell(double R, double t, double a0, double a1, int cup_tri0, int 
   const int m = 24, n = 2;  // cells around and along
   const double L = 0.02;
   Shell s;
-  s.state.slot_a = 0;
-  s.state.slot_b = 1;
+  s.state.slots = {0, 1};
   auto id = [&](int layer, int i, int j) { return layer * (m + 1) * (n + 1) + i * (n + 1) + j; };
   for (int layer = 0; layer < 2; ++layer)  // 0: inner (ground), 1: outer (cup)
     for (int i = 0; i <= m; ++i)
@@ -182,6 +183,78 @@ TEST(CavityTracking, TheLedgerCountsNewAirAndAirLostWithASeal) {
   ASSERT_EQ(dormant.size(), 1u);
   EXPECT_TRUE(dormant[0].dormant);
   EXPECT_EQ(kept.released, 0.0);
+}
+
+// A box of air [lo, hi] whose corners lie on given bodies: corner k (bit 0: x, bit 1: y, bit 2:
+// z high) on slot[k] at surface triangle tri[k].
+Shell box_cavity(const Vec3& lo, const Vec3& hi, const std::array<int, 8>& slot, const std::array<int, 8>& tri) {
+  Shell s;
+  for (int k = 0; k < 8; ++k) {
+    s.x.emplace_back(k & 1 ? hi.x() : lo.x(), k & 2 ? hi.y() : lo.y(), k & 4 ? hi.z() : lo.z());
+    SurfacePoint p;
+    p.slot = slot[k];
+    p.triangle = tri[k];
+    p.bary = Vec3(1, 0, 0);
+    s.state.vertices.push_back(p);
+  }
+  for (int sl : slot) s.state.slots.push_back(sl);
+  std::sort(s.state.slots.begin(), s.state.slots.end());
+  s.state.slots.erase(std::unique(s.state.slots.begin(), s.state.slots.end()), s.state.slots.end());
+  s.state.triangles = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 5}, {0, 5, 4},
+                       {1, 3, 7}, {1, 7, 5}, {3, 2, 6}, {3, 6, 7}, {2, 0, 4}, {2, 4, 6}};
+  s.state.seam_begin = 12;
+  return s;
+}
+
+// A cavity bounded by three bodies (a block, slot 1, under two cups, slots 0 and 2) that splits
+// in two, one under each cup: each part lies on common surface of two bodies with the old one,
+// so both inherit its air, shared by volume; none is created or lost, and the ledger counts one
+// split.  A new cavity that shares the block's surface alone (under a third cup) is new air.
+TEST(CavityTracking, ACavityOfThreeBodiesSplitsWithItsAirConserved) {
+  // old: x in [0, 3] mm; block triangles 10 (x < 1 mm) and 11 (beyond); cups 0 (left), 2 (right)
+  Shell old = box_cavity(Vec3(0, 0, 0), Vec3(3e-3, 1e-3, 1e-3), {1, 1, 1, 1, 0, 2, 0, 2},
+                         {10, 11, 10, 11, 20, 30, 20, 30});
+  ASSERT_EQ(old.state.slots, (std::vector<int>{0, 1, 2}));
+  const CavityGeometry go = cavity_geometry(old.x, old.state);
+  ASSERT_NEAR(go.volume, 3e-9, 1e-20);
+  old.state.id = 4;
+  old.state.air = 0.7 * kPAtm * go.volume;
+  old.state.max_volume = go.volume;
+  // new: the left part (1 mm wide, on cup 0 and block triangle 10), the right part (2 mm, on cup 2
+  // and block triangle 11), and a third cavity on block triangle 11 under another cup (slot 3)
+  Shell left = box_cavity(Vec3(0, 0, 0), Vec3(1e-3, 1e-3, 1e-3), {1, 1, 1, 1, 0, 0, 0, 0},
+                          {10, 10, 10, 10, 20, 20, 20, 20});
+  Shell right = box_cavity(Vec3(1e-3, 0, 0), Vec3(3e-3, 1e-3, 1e-3), {1, 1, 1, 1, 2, 2, 2, 2},
+                           {11, 11, 11, 11, 30, 30, 30, 30});
+  Shell other = box_cavity(Vec3(5e-3, 0, 0), Vec3(6e-3, 1e-3, 1e-3), {1, 1, 1, 1, 3, 3, 3, 3},
+                           {11, 11, 11, 11, 40, 40, 40, 40});
+  std::vector<CavityState> fresh = {left.state, right.state, other.state};
+  std::vector<CavityGeometry> gn = {cavity_geometry(left.x, left.state), cavity_geometry(right.x, right.state),
+                                    cavity_geometry(other.x, other.state)};
+  int next_id = 9;
+  AirLedger books;
+  const auto out = track_cavities({&old.state}, {go}, fresh, gn, TrackingSettings{}, next_id, &books);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].id, 9) << "the smaller part gets a new id";
+  EXPECT_EQ(out[1].id, 4) << "the larger part keeps the old id";
+  EXPECT_EQ(out[2].id, 10);
+  EXPECT_NEAR(out[0].air + out[1].air, old.state.air, 1e-15 * old.state.air) << "the split conserves the air";
+  EXPECT_NEAR(out[1].air, 2.0 * out[0].air, 1e-12 * old.state.air) << "shared by volume";
+  EXPECT_NEAR(out[0].pressure, 0.7 * kPAtm, 1e-9 * kPAtm);
+  EXPECT_NEAR(out[2].air, kPAtm * 1e-9, 1e-12 * kPAtm * 1e-9) << "on the block alone: new ambient air";
+  EXPECT_EQ(books.splits, 1);
+  EXPECT_EQ(books.merges, 0);
+  EXPECT_NEAR(books.created, out[2].air, 1e-20);
+  EXPECT_EQ(books.released, 0.0);
+  // and back: the two parts merge into one cavity of the three bodies, the air summed
+  std::vector<const CavityState*> parts = {&out[0], &out[1]};
+  std::vector<CavityGeometry> gp = {gn[0], gn[1]};
+  AirLedger merge_books;
+  const auto merged = track_cavities(parts, gp, {old.state}, {go}, TrackingSettings{}, next_id, &merge_books);
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].slots, (std::vector<int>{0, 1, 2}));
+  EXPECT_NEAR(merged[0].air, old.state.air, 1e-15 * old.state.air);
+  EXPECT_EQ(merge_books.merges, 1);
 }
 
 }  // namespace

@@ -227,7 +227,7 @@ export class SimHost {
   cavity(k) {
     const info = this.sim.cavityInfo(k);
     return { id: info.id, pressure: info.pressure, volume: info.volume, air: info.air,
-             outflow: info.outflow, dormant: !!info.dormant, bodyA: info.bodyA, bodyB: info.bodyB,
+             outflow: info.outflow, dormant: !!info.dormant, bodies: Array.from(info.bodies),
              area: info.area, normal: Array.from(info.normal), force: info.holdingForce };
   }
 

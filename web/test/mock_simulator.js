@@ -229,7 +229,7 @@ export class MockSimulator {
     const c = this._cav;
     // the wasm module computes the holding force in the core; the mock's cavity is a flat disc
     const pressure = c.N / c.V;
-    return { id: c.id, pressure, volume: c.V, air: c.N, outflow: c.outflow, dormant: false, bodyA: 0, bodyB: this._bodies.length - 1,
+    return { id: c.id, pressure, volume: c.V, air: c.N, outflow: c.outflow, dormant: false, bodies: [0, this._bodies.length - 1],
              area: c.area, normal: [0, 0, 1], holdingForce: (this._pAtm - pressure) * c.area };
   }
   cavityPositions(k) {
