@@ -87,6 +87,12 @@ int info_command(const SceneOptions& options) {
                 c.bodies, c.fem_bodies, c.rigid_bodies, c.fem_nodes, c.fem_tets,
                 c.surface_triangles, c.collision_nodes, c.dofs);
   out << "memory      ~" << format_bytes(model_bytes(model)) << " (model arrays and one state)\n";
+  if (!model.meshing.empty()) {
+    double seconds = 0;
+    for (const MeshingRecord& m : model.meshing) seconds += m.seconds;
+    out << format("meshing     %.1f ms to tetrahedralize %zu bod%s at load (CGAL Mesh_3)\n", seconds * 1e3,
+                  model.meshing.size(), model.meshing.size() == 1 ? "y" : "ies");
+  }
   std::string built;
   for (const std::string& b : available_compliance_backends()) {
     built += (built.empty() ? "" : ", ") + b;
@@ -132,6 +138,10 @@ int info_command(const SceneOptions& options) {
     }
     out << format("  %-16s            material %s\n", "", material_name(model, b.material).c_str());
     out << format("  %-16s            %s\n", "", format_box(bounding_box(b.rest.nodes)).c_str());
+    for (const MeshingRecord& m : model.meshing)
+      if (m.body == b.name)
+        out << format("  %-16s            tetrahedralized at load in %.1f ms (min radius ratio %.3f)\n", "",
+                      m.seconds * 1e3, m.min_radius_ratio);
   }
   for (size_t i = 0; i < model.rigid.size(); ++i) {
     const RigidBody& b = model.rigid[i];

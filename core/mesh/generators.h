@@ -2,6 +2,7 @@
 // (radius ratio bounded away from zero) with the body's natural frame: z is "up".
 #pragma once
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "mesh/tet_mesh.h"
@@ -67,5 +68,47 @@ SurfaceMesh make_cylinder_surface(double radius, double height, int resolution,
 SurfaceMesh make_curved_slab_surface(const Vec3& size, double radius, int resolution,
                                      const MeshLimits& limits = {});
 SurfaceMesh make_sphere_surface(double radius, int resolution, const MeshLimits& limits = {});
+
+// --- blocks with holes, pockets and tunnels (generators_block.cpp) ------------------------------
+// Closed, outward-oriented surfaces without self-intersections; FEM bodies get them
+// tetrahedralized (cavity_cgal/tet_mesher.h).  The box is [-sx/2, sx/2]×[-sy/2, sy/2]×
+// [-sz/2, sz/2]; the openings are in its top face (z = sz/2).
+
+/// a point (x, y) of a planar outline [m]
+using Point2 = std::array<double, 2>;
+
+/// A deterministic random polygon, star-shaped about the origin, counter-clockwise: n_points
+/// (>= 4) vertices at angles 2π(i + j_i)/n, |j_i| <= roughness/4, and radii
+/// mean_radius·(1 + roughness·u_i), |u_i| <= 1; roughness in [0, 1).  The j_i and u_i come from
+/// a splitmix64 stream started at `seed` (no std:: distribution, whose output differs between
+/// standard libraries), so a seed gives the same outline everywhere.
+std::vector<Point2> star_outline(std::uint64_t seed, int n_points, double mean_radius, double roughness);
+
+/// Area enclosed by a counter-clockwise polygon (shoelace) [m²].
+double polygon_area(const std::vector<Point2>& outline);
+
+/// A box of `size` with a pocket sunk `depth` (0 < depth < sz) into its top face: the pocket's
+/// walls are vertical, its outline `outline` (counter-clockwise, star-shaped about the top face's
+/// centre (0, 0), strictly inside the top face), its floor flat at z = sz/2 - depth.
+/// Closed, genus 0; volume pocket_block_volume (exact: the surface is that polyhedron).
+SurfaceMesh make_pocket_block_surface(const Vec3& size, const std::vector<Point2>& outline, double depth,
+                                      const MeshLimits& limits = {});
+/// sx·sy·sz - depth·polygon_area(outline) [m³]
+double pocket_block_volume(const Vec3& size, const std::vector<Point2>& outline, double depth);
+
+/// A box of `size` with a U-shaped air path: two round holes (regular polygons of `resolution`
+/// >= 6 sides, circumradius hole_diameter/2) in its top face at x = ±spacing/2, y = 0, going
+/// down until the path's lowest point is `depth` below the top face, joined at the bottom by a
+/// horizontal tunnel along x of the same polygon section, mitred at 45° at both elbows (the
+/// elbow's outer walls meet in a sharp edge).  Needs spacing > hole_diameter,
+/// spacing/2 + hole_diameter/2 < sx/2, hole_diameter < sy, hole_diameter < depth < sz.
+/// Closed, genus 1 (Euler characteristic 0); volume tunnel_block_volume.
+SurfaceMesh make_tunnel_block_surface(const Vec3& size, double hole_diameter, double spacing, double depth,
+                                      int resolution = 16, const MeshLimits& limits = {});
+/// sx·sy·sz - A·(2·depth - hole_diameter + spacing), A the polygon's area
+/// (resolution/2)·r²·sin(2π/resolution): each mitred leg holds A·(depth - r) (the 45° cut
+/// removes as much as it adds, about the section's centroid), the tunnel A·spacing [m³]
+double tunnel_block_volume(const Vec3& size, double hole_diameter, double spacing, double depth,
+                           int resolution = 16);
 
 }  // namespace suction

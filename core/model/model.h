@@ -116,6 +116,7 @@ struct Probe {
   Vec3 direction = Vec3::UnitX();  // Displacement: unit direction
   double scale = 1.0;       // multiplies the value (e.g. -1 to make a pull positive)
   int cavity = 0;           // Cavity*: the k-th active cavity, oldest first
+  bool cavity_of_body = false;  // Cavity*: counts only the cavities `body` bounds
 };
 
 struct SolverSettings {
@@ -179,6 +180,15 @@ struct Parameter {
   std::string unit, doc;           // "" when absent
 };
 
+/// A body whose tet mesh the loader made from a closed surface (cavity_cgal/tet_mesher.h: a
+/// block generator's surface or an OBJ / STL file): what `suction info` reports.
+struct MeshingRecord {
+  std::string body;
+  double seconds = 0.0;           // wall time of the tetrahedralization at load [s]
+  int nodes = 0, tets = 0;
+  double min_radius_ratio = 0.0;  // worst tet (tet_radius_ratio)
+};
+
 struct Model {
   std::string name;
   std::string description;
@@ -190,6 +200,8 @@ struct Model {
   std::vector<Driver> drivers;
   std::vector<Spring> springs;
   std::vector<Probe> probes;
+  /// the FEM bodies tetrahedralized while loading, in body order (load-time facts, not physics)
+  std::vector<MeshingRecord> meshing;
 
   /// finds a body by name; nullopt when absent
   std::optional<BodyRef> find_body(const std::string& name) const;

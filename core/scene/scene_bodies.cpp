@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "cavity_cgal/mesh_union.h"
+#include "cavity_cgal/tet_mesher.h"
 #include "mesh/generators.h"
 #include "mesh/mesh_io.h"
 #include "model/build.h"
@@ -36,7 +37,8 @@ int SceneBuild::default_material() {
 namespace {
 
 const std::vector<std::string> kBodyTypes = {"fem", "rigid", "fixed", "kinematic"};
-const std::vector<std::string> kGenerators = {"box", "cylinder", "sphere", "cup", "curved_slab"};
+const std::vector<std::string> kGenerators = {"box",         "cylinder",     "sphere",      "cup",
+                                              "curved_slab", "pocket_block", "tunnel_block"};
 
 std::vector<std::string> body_keys(const std::string& type) {
   std::vector<std::string> keys = {"name", "type", "material", "mesh", "position", "rotation"};
@@ -53,7 +55,91 @@ struct BodyMesh {
   bool ok = false;
   TetMesh tets;
   SurfaceMesh surface;
+  std::optional<TetMeshingReport> meshing;  // the tets came from the mesher (tetrahedralize)
 };
+
+const std::vector<std::string> kTetrahedralizeKeys = {"cell_size",       "facet_size",        "facet_distance",
+                                                      "edge_size",       "facet_angle_deg",   "radius_edge_ratio",
+                                                      "sharp_features",  "feature_angle_deg"};
+
+/// "tetrahedralize": {"cell_size": h, ...} (TetMeshingOptions by the same names); absent:
+/// cell_size = default_cell_size (0: the key is required).  nullopt after an issue.
+std::optional<TetMeshingOptions> read_tetrahedralize(JsonReader& r, ObjectView& parent, double default_cell_size,
+                                                     const MeshLimits& limits) {
+  TetMeshingOptions t;
+  t.limits = limits;
+  const Json* v = default_cell_size > 0 ? parent.find("tetrahedralize") : parent.require("tetrahedralize");
+  if (!v) {
+    if (default_cell_size <= 0) return std::nullopt;
+    t.cell_size = default_cell_size;
+    return t;
+  }
+  const size_t issues_before = r.issue_count();
+  ObjectView o(r, *v, parent.at("tetrahedralize"), kTetrahedralizeKeys,
+               "an object {\"cell_size\": length, ...} (the tetrahedral mesher's options)");
+  if (!o.valid()) return std::nullopt;
+  if (default_cell_size > 0) t.cell_size = o.number("cell_size", default_cell_size, Bounds::positive());
+  else t.cell_size = o.required_number("cell_size", Bounds::positive()).value_or(0.0);
+  t.facet_size = o.number("facet_size", t.facet_size, Bounds::positive());
+  t.facet_distance = o.number("facet_distance", t.facet_distance, Bounds::positive());
+  t.edge_size = o.number("edge_size", t.edge_size, Bounds::positive());
+  t.facet_angle_deg = o.number("facet_angle_deg", t.facet_angle_deg, {0.0, 30.0, true, false});
+  t.radius_edge_ratio = o.number("radius_edge_ratio", t.radius_edge_ratio, Bounds::at_least(2.0));
+  t.sharp_features = o.boolean("sharp_features", t.sharp_features);
+  t.feature_angle_deg = o.number("feature_angle_deg", t.feature_angle_deg, Bounds::open(0.0, 180.0));
+  if (r.issue_count() != issues_before) return std::nullopt;
+  return t;
+}
+
+/// the FEM mesh of a closed surface (its errors are thrown: read_mesh makes them issues)
+void tetrahedralize(const SurfaceMesh& surface, const TetMeshingOptions& options, const std::string& what,
+                    BodyMesh& out) {
+  TetMeshingReport report;
+  out.tets = mesh_closed_surface(surface, options, what, &report);
+  out.meshing = report;
+  // the cavities' union needs the body's boundary without self-intersections (Mesh_3's
+  // boundary has none; checked here so that a failure is a load error, not a step's)
+  const BoundarySurface boundary = extract_boundary(out.tets);
+  check_union_input(UnionMesh{boundary.surface.vertices, boundary.surface.triangles, false, {}},
+                    what + " (its tetrahedral mesh's boundary)");
+}
+
+/// "tetrahedralize" given to a body that is not meshed: an issue
+void reject_tetrahedralize(JsonReader& r, ObjectView& o, const std::string& why) {
+  if (o.has("tetrahedralize")) r.issue(o.at("tetrahedralize"), why);
+}
+
+/// "outline" of the pocket_block generator: [[x, y], ...] (counter-clockwise, star-shaped about
+/// the top face's centre) or {"radius": r, "points": n, "roughness": q, "seed": s} (star_outline)
+std::optional<std::vector<Point2>> read_outline(JsonReader& r, ObjectView& parent) {
+  const Json* v = parent.require("outline");
+  if (!v) return std::nullopt;
+  const std::string at = parent.at("outline");
+  const size_t issues_before = r.issue_count();
+  std::vector<Point2> points;
+  if (v->is_array()) {
+    if (v->size() < 3) {
+      r.issue(at, "expected at least 3 points [x, y], got " + describe_json(*v));
+      return std::nullopt;
+    }
+    for (size_t k = 0; k < v->size(); ++k) {
+      const auto xy = r.numbers((*v)[k], pointer_child(at, k), 2);
+      if (xy) points.push_back({(*xy)[0], (*xy)[1]});
+    }
+  } else {
+    ObjectView o(r, *v, at, {"radius", "points", "roughness", "seed"},
+                 "an array of points [x, y] or a star {\"radius\": r, \"points\": n, \"roughness\": q, \"seed\": s}");
+    if (!o.valid()) return std::nullopt;
+    const auto radius = o.required_number("radius", Bounds::positive());
+    const int n = o.integer("points", 12, Bounds::at_least(4));
+    const double roughness = o.number("roughness", 0.3, {0.0, 1.0, false, true});
+    const int seed = o.integer("seed", 0, Bounds::non_negative());
+    if (r.issue_count() != issues_before || !radius) return std::nullopt;
+    points = star_outline(static_cast<std::uint64_t>(seed), n, *radius, roughness);
+  }
+  if (r.issue_count() != issues_before) return std::nullopt;
+  return points;
+}
 
 /// a vector of 3 numbers > 0 (sizes)
 std::optional<Vec3> positive_vec3(JsonReader& r, ObjectView& o, const std::string& key) {
@@ -156,6 +242,32 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
       return;
     }
     out.surface = make_curved_slab_surface(*size, radius, res, limits);
+  } else if (*gen == "pocket_block") {
+    ObjectView o(r, v, ptr, {"generator", "size", "depth", "outline", "tetrahedralize"});
+    auto size = positive_vec3(r, o, "size");
+    auto depth = o.required_number("depth", Bounds::positive());
+    auto outline = read_outline(r, o);
+    std::optional<TetMeshingOptions> meshing;
+    if (fem && size) meshing = read_tetrahedralize(r, o, size->minCoeff() / 4, limits);
+    if (!fem) reject_tetrahedralize(r, o, "only fem bodies are tetrahedralized");
+    if (r.issue_count() != issues_before || !size || !depth || !outline) return;
+    out.surface = make_pocket_block_surface(*size, *outline, *depth, limits);
+    if (fem) tetrahedralize(out.surface, *meshing, "pocket_block", out);
+  } else if (*gen == "tunnel_block") {
+    ObjectView o(r, v, ptr,
+                 {"generator", "size", "hole_diameter", "spacing", "depth", "resolution", "tetrahedralize"});
+    auto size = positive_vec3(r, o, "size");
+    auto diameter = o.required_number("hole_diameter", Bounds::positive());
+    auto spacing = o.required_number("spacing", Bounds::positive());
+    auto depth = o.required_number("depth", Bounds::positive());
+    const int res = o.integer("resolution", 16, Bounds::at_least(6));
+    std::optional<TetMeshingOptions> meshing;
+    if (fem && size && diameter)
+      meshing = read_tetrahedralize(r, o, std::min(size->minCoeff() / 4, *diameter / 2), limits);
+    if (!fem) reject_tetrahedralize(r, o, "only fem bodies are tetrahedralized");
+    if (r.issue_count() != issues_before || !size || !diameter || !spacing || !depth) return;
+    out.surface = make_tunnel_block_surface(*size, *diameter, *spacing, *depth, res, limits);
+    if (fem) tetrahedralize(out.surface, *meshing, "tunnel_block", out);
   } else {  // cup: every CupParams field by the same name
     ObjectView o(r, v, ptr,
                  {"generator", "radius", "height", "wall_thickness", "lip_thickness", "lip_angle_deg",
@@ -182,10 +294,11 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
 /// {"file": path, "scale": s}
 void read_mesh_file(SceneBuild& b, const Json& v, const std::string& ptr, bool fem, BodyMesh& out) {
   JsonReader& r = b.reader;
-  ObjectView o(r, v, ptr, {"file", "scale"});
+  ObjectView o(r, v, ptr, {"file", "scale", "tetrahedralize"});
   auto file = o.required_string("file");
   double scale = o.number("scale", 1.0, Bounds::positive());
   if (!file) return;
+  if (!fem) reject_tetrahedralize(r, o, "only fem bodies are tetrahedralized");
   namespace fs = std::filesystem;
   fs::path path(*file);
   if (path.is_relative()) path = fs::path(b.base_dir) / path;
@@ -198,16 +311,39 @@ void read_mesh_file(SceneBuild& b, const Json& v, const std::string& ptr, bool f
   }
   std::string ext = resolved.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (fem && ext != ".msh") {
-    r.issue(o.at("file"), "fem bodies need a tetrahedral mesh (.msh), got '" + ext + "'");
+  // a surface for a fem body is tetrahedralized ("tetrahedralize" required)
+  const bool surface_file = ext == ".obj" || ext == ".stl";
+  if (fem && !surface_file && ext != ".msh") {
+    r.issue(o.at("file"), "fem bodies need a tetrahedral mesh (.msh) or a closed surface (.obj, .stl) with "
+                          "\"tetrahedralize\", got '" + ext + "'");
     return;
+  }
+  if (fem && ext == ".msh") reject_tetrahedralize(r, o, "a .msh file is already tetrahedral");
+  std::optional<TetMeshingOptions> meshing;
+  if (fem && surface_file) {
+    if (!o.has("tetrahedralize")) {
+      r.issue(o.at("file"), "fem bodies need a tetrahedral mesh (.msh), or \"tetrahedralize\": "
+                            "{\"cell_size\": ...} next to a closed surface file ('" + ext + "')");
+      return;
+    }
+    meshing = read_tetrahedralize(r, o, 0.0, b.model.settings.limits);
+    if (!meshing) return;
   }
   if (!fem && ext != ".msh" && ext != ".obj" && ext != ".stl") {
     r.issue(o.at("file"), "expected a .msh, .obj or .stl file, got '" + ext + "'");
     return;
   }
   const MeshLimits& limits = b.model.settings.limits;
-  if (fem) {
+  if (fem && surface_file) {
+    SurfaceMesh surface = read_surface(resolved.string(), limits);
+    for (auto& x : surface.vertices) x *= scale;
+    try {
+      tetrahedralize(surface, *meshing, "the surface", out);
+    } catch (const TetMeshingError& e) {
+      r.issue(o.at("file"), "'" + *file + "': " + e.what());
+      return;
+    }
+  } else if (fem) {
     out.tets = read_gmsh(resolved.string(), limits);
     for (auto& x : out.tets.nodes) x *= scale;
   } else {
@@ -245,7 +381,7 @@ BodyMesh read_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
   bool has_gen = v.contains("generator"), has_file = v.contains("file");
   if (has_gen == has_file) {
     r.issue(ptr, has_gen ? "expected either 'generator' or 'file', not both"
-                         : "missing required key 'generator' (box, cylinder, sphere, cup) or 'file'");
+                         : "missing required key 'generator' (" + join_names(kGenerators) + ") or 'file'");
     return out;
   }
   try {
@@ -464,6 +600,9 @@ void read_body(SceneBuild& b, const Json& v, const std::string& ptr) {
       }
     }
     read_node_sets(b, o, entry, built ? &body : nullptr);
+    if (built && mesh.meshing)
+      b.model.meshing.push_back({*name, mesh.meshing->seconds, static_cast<int>(body.rest.nodes.size()),
+                                 static_cast<int>(body.rest.tets.size()), mesh.meshing->min_radius_ratio});
     if (built) {
       entry.built = true;
       entry.ref = {BodyType::Fem, static_cast<int>(b.model.fem.size())};
