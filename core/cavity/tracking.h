@@ -7,7 +7,7 @@
 
 namespace suction {
 
-/// A cavity's shape at the positions the tracker compares (x_free).
+/// A cavity's shape at the positions the tracker compares (x_t, the shape the seal is judged on).
 struct CavityGeometry {
   Points x;                      // #vertices×3 [m]
   double volume = 0.0;           // [m³]

@@ -3,15 +3,9 @@
 #include <array>
 
 #include "cavity/cavity_state.h"
+#include "stages/stage_list.h"  // Stage, kStageCount, stage_name
 
 namespace suction {
-
-enum class Stage { Leak, FreeMotion, Collision, Cavities, Compliance, Solve, Correction, Count };
-constexpr int kStageCount = static_cast<int>(Stage::Count);
-
-/// short lowercase name of a stage: "leak", "free_motion", "collision", "cavities",
-/// "compliance", "solve", "correction"
-const char* stage_name(Stage stage);
 
 struct StepProfile {
   std::array<double, kStageCount> ms{};  // wall time of each stage [ms]

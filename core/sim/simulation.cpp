@@ -7,23 +7,9 @@
 #include "common/error.h"
 #include "probes/probes.h"
 #include "rigid/rigid_dynamics.h"
-#include "stages/stages.h"
+#include "stages/stage_list.h"
 
 namespace suction {
-
-const char* stage_name(Stage stage) {
-  switch (stage) {
-    case Stage::Leak: return "leak";
-    case Stage::FreeMotion: return "free_motion";
-    case Stage::Collision: return "collision";
-    case Stage::Cavities: return "cavities";
-    case Stage::Compliance: return "compliance";
-    case Stage::Solve: return "solve";
-    case Stage::Correction: return "correction";
-    case Stage::Count: break;
-  }
-  return "?";
-}
 
 Simulation::Simulation(Model model) : model_(std::move(model)), work_(std::make_unique<Workspace>()) {
   reset();
@@ -96,22 +82,10 @@ void Simulation::step() {
     for (int attempt = 0;; ++attempt) {
       w.air = AirLedger{};  // a redo starts from `before` again
       w.air.start = total_air();
-      timed(Stage::Leak, [&] { leak_cavities(model_, state_, w); });          // 1. leak
-      timed(Stage::FreeMotion, [&] {                                          // 2. free motion
-        press_drivers(model_, state_);                                        //    (2a. pressing drivers)
-        free_motion(model_, state_, w);
-      });
-      timed(Stage::Compliance, [&] { prepare_compliance(model_, state_, w); });  //    (5a begins)
-      timed(Stage::Collision, [&] { detect_collisions(model_, state_, w); }); // 3. collision
-      timed(Stage::Cavities, [&] { update_cavities(model_, state_, w); });    // 4. cavities
-      timed(Stage::Collision, [&] { add_spring_rows(model_, state_, w); });  // 4b. spring rows
-      timed(Stage::Compliance, [&] { build_compliance(model_, state_, w); }); // 5a. W = h H A⁻¹ Hᵀ
-      timed(Stage::Solve, [&] { solve_constraints(model_, state_, w); });     // 5b. PGS
-      timed(Stage::Correction, [&] {                                          // 6.
-        correct_and_integrate(model_, state_, w);
-        measure_cavities(model_, state_, w);
-      });
-      std::vector<int> opened;                                                // 6 (check).
+      step_stages(model_, state_, w, timed);  // 1.-6. (stages/stage_list.h)
+      // the step's one redo decision: the seal check at the solved shape names the cavities
+      // whose seal it opened (input: the state after the correction; output: their ids)
+      std::vector<int> opened;                // 6 (check).
       if (attempt < 3)
         timed(Stage::Cavities, [&] { opened = check_seals(model_, state_, w); });
       if (opened.empty()) {

@@ -12,7 +12,7 @@
 #include "backends/compliance_backend.h"
 #include "common/error.h"
 #include "scene/scene.h"
-#include "stages/stages.h"
+#include "stages/stage_list.h"
 #include "stages/workspace.h"
 
 using namespace suction;
@@ -41,7 +41,8 @@ struct Agreement {
   int max_rows = 0;
 };
 
-/// Steps the scene with the stage list (as Simulation::step does) on the CPU backend; every
+/// Steps the scene with the stage list (stages/stage_list.h, as Simulation::step does, without
+/// its seal check) on the CPU backend; every
 /// `every` steps the same W is also built by the CUDA backend and compared (an odd `every`
 /// compares steps of both parities: with and without the backend's prepare()).
 Agreement compare_backends(const std::string& scene, const std::vector<SceneOverride>& overrides, int steps,
@@ -60,16 +61,14 @@ Agreement compare_backends(const std::string& scene, const std::vector<SceneOver
 
   Agreement a;
   for (int s = 0; s < steps; ++s) {
-    leak_cavities(model, state, work);
-    free_motion(model, state, work);
-    // the CUDA backend factorizes early on odd steps (as in a run) and within build on even ones
+    stages_up_to_rows(model, state, work, kUntimed);
+    // the CUDA backend starts its factorization early on odd steps (as in a run) and within
+    // build on even ones
     if (s % 2) {
       std::swap(work.compliance, cuda);
       prepare_compliance(model, state, work);
       std::swap(work.compliance, cuda);
     }
-    detect_collisions(model, state, work);
-    update_cavities(model, state, work);
     build_compliance(model, state, work);
     if (s % every == 0 && work.rows.count() > 0) {
       const Eigen::MatrixXd W_cpu = work.W;
@@ -85,9 +84,7 @@ Agreement compare_backends(const std::string& scene, const std::vector<SceneOver
       a.max_rows = std::max(a.max_rows, static_cast<int>(W_cpu.rows()));
       work.W = W_cpu;  // the run goes on with the reference
     }
-    solve_constraints(model, state, work);
-    correct_and_integrate(model, state, work);
-    measure_cavities(model, state, work);
+    stages_after_compliance(model, state, work, kUntimed);
   }
   std::printf("%s: %d steps compared (up to %d rows), worst max-norm relative difference %.3g\n", scene.c_str(),
               a.compared, a.max_rows, a.worst);
