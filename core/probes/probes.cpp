@@ -80,8 +80,11 @@ double evaluate_probe(const Model& model, const State& state, const Probe& probe
     case ProbeKind::CavityAir:
     case ProbeKind::CavityHoldingForce: {
       int k = 0;
+      const int slot = probe.cavity_of_body ? BodySlots(model).slot(probe.body) : -1;
       for (const CavityState& c : state.cavities) {  // sorted by id: oldest first
-        if (c.dormant || k++ != probe.cavity) continue;
+        if (c.dormant) continue;
+        if (slot >= 0 && !std::binary_search(c.slots.begin(), c.slots.end(), slot)) continue;
+        if (k++ != probe.cavity) continue;
         const double v = probe.kind == ProbeKind::CavityPressure   ? c.pressure
                          : probe.kind == ProbeKind::CavityVolume   ? c.volume
                          : probe.kind == ProbeKind::CavityAir      ? c.air

@@ -304,7 +304,7 @@ void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vecto
     for (const auto& t : kProbeTypes)
       if (v["type"].get<std::string>() == t.name) spec = &t;
   std::vector<std::string> keys = {"name", "type", "scale"};
-  if (!spec || spec->body) keys.push_back("body");
+  if (!spec || spec->body || spec->cavity) keys.push_back("body");
   if (!spec || spec->node_set) keys.push_back("node_set");
   if (!spec || spec->driver) keys.push_back("driver");
   if (!spec || spec->component) keys.push_back("component");
@@ -333,7 +333,16 @@ void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vecto
     auto c = o.choice("component", comps, "z");
     if (c) p.component = static_cast<int>(std::find(comps.begin(), comps.end(), *c) - comps.begin());
   }
-  if (spec->cavity) p.cavity = o.integer("cavity", 0, Bounds::at_least(0));
+  if (spec->cavity) {
+    p.cavity = o.integer("cavity", 0, Bounds::at_least(0));
+    // "body": only the cavities that body bounds (a cup's own cavity, shared or not)
+    if (o.has("body"))
+      if (auto body_name = o.required_string("body"))
+        if (const SceneBodyEntry* body = find_body_issue(b, *body_name, o.at("body"))) {
+          p.body = body->ref;
+          p.cavity_of_body = true;
+        }
+  }
   if (spec->direction) {
     if (o.require("direction")) {
       if (auto d = o.direction("direction", Vec3::Zero(), "a direction")) p.direction = *d;
