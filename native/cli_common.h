@@ -65,6 +65,14 @@ struct SoakOptions {
 void add_soak_command(CLI::App& app, SoakOptions& options, CLI::App*& command);
 int soak_command(const SoakOptions& options);
 
+struct MeshOptions {
+  SceneOptions scene;
+  std::string body;  // the FEM body whose mesh is written
+  std::string out;   // the .msh file
+};
+void add_mesh_command(CLI::App& app, MeshOptions& options, CLI::App*& command);
+int mesh_command(const MeshOptions& options);
+
 void add_info_command(CLI::App& app, SceneOptions& options, CLI::App*& command);
 int info_command(const SceneOptions& options);
 

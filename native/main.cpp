@@ -1,4 +1,4 @@
-// suction: the native command-line tool.  Subcommands run, bench, soak, info, validate
+// suction: the native command-line tool.  Subcommands run, bench, soak, info, validate, mesh
 // (docs/cli.md).  Exit codes: 0 success, 1 simulation failure, 2 bad input.
 #include <exception>
 #include <iostream>
@@ -53,12 +53,15 @@ int main(int argc, char** argv) {
   BenchOptions bench_options;
   SoakOptions soak_options;
   SceneOptions info_options, validate_options;
-  CLI::App *run = nullptr, *bench = nullptr, *soak = nullptr, *info = nullptr, *validate = nullptr;
+  MeshOptions mesh_options;
+  CLI::App *run = nullptr, *bench = nullptr, *soak = nullptr, *info = nullptr, *validate = nullptr,
+           *mesh = nullptr;
   add_run_command(app, run_options, run);
   add_bench_command(app, bench_options, bench);
   add_soak_command(app, soak_options, soak);
   add_info_command(app, info_options, info);
   add_validate_command(app, validate_options, validate);
+  add_mesh_command(app, mesh_options, mesh);
 
   try {
     app.parse(argc, argv);
@@ -81,6 +84,8 @@ int main(int argc, char** argv) {
     return guarded(info_options.scene, [&] { return info_command(info_options); });
   if (validate->parsed())
     return guarded(validate_options.scene, [&] { return validate_command(validate_options); });
+  if (mesh->parsed())
+    return guarded(mesh_options.scene.scene, [&] { return mesh_command(mesh_options); });
   std::cerr << app.help();
   return kExitBadInput;
 }

@@ -1,7 +1,11 @@
-// Gmsh .msh reader (ASCII, format 2.x, 4.0 and 4.1): the 4-node tetrahedra and their nodes.
+// Gmsh .msh reader (ASCII, format 2.x, 4.0 and 4.1): the 4-node tetrahedra and their nodes;
+// and a writer (ASCII 2.2) whose output the reader gives back exactly.
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <unordered_map>
 
+#include "common/error.h"
 #include "mesh/mesh_io.h"
 #include "mesh/mesh_text.h"
 
@@ -180,6 +184,32 @@ TetMesh parse_gmsh(const std::string& text, const std::string& name, const MeshL
 
 TetMesh read_gmsh(const std::string& path, const MeshLimits& limits) {
   return parse_gmsh(mesh_text::read_file(path), path, limits);
+}
+
+std::string format_gmsh(const TetMesh& mesh) {
+  std::string out = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n" + std::to_string(mesh.nodes.size()) + "\n";
+  char line[160];
+  for (size_t i = 0; i < mesh.nodes.size(); ++i) {
+    const Vec3& x = mesh.nodes[i];  // %.17g: every double read back bit for bit
+    std::snprintf(line, sizeof line, "%zu %.17g %.17g %.17g\n", i + 1, x.x(), x.y(), x.z());
+    out += line;
+  }
+  out += "$EndNodes\n$Elements\n" + std::to_string(mesh.tets.size()) + "\n";
+  for (size_t k = 0; k < mesh.tets.size(); ++k) {
+    const Tet& t = mesh.tets[k];  // type 4 (tetrahedron), tags: physical 0, elementary 1
+    std::snprintf(line, sizeof line, "%zu 4 2 0 1 %d %d %d %d\n", k + 1, t[0] + 1, t[1] + 1, t[2] + 1, t[3] + 1);
+    out += line;
+  }
+  out += "$EndElements\n";
+  return out;
+}
+
+void write_gmsh(const std::string& path, const TetMesh& mesh) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw InputError(path + ": cannot open for writing");
+  f << format_gmsh(mesh);
+  f.close();
+  if (!f) throw InputError(path + ": write failed");
 }
 
 }  // namespace suction

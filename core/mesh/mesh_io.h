@@ -1,4 +1,5 @@
-// Mesh import: Gmsh .msh (tetrahedra, format v2 and v4 ASCII), OBJ and STL closed surfaces.
+// Mesh import: Gmsh .msh (tetrahedra, format v2 and v4 ASCII), OBJ and STL closed surfaces;
+// export of tetrahedra as Gmsh .msh (v2.2 ASCII).
 // Every reader throws InputError naming the file, the line and what was expected; coordinates
 // must be finite; the counts are checked against MeshLimits.
 #pragma once
@@ -13,6 +14,12 @@ namespace suction {
 /// negative orientation are flipped.
 TetMesh read_gmsh(const std::string& path, const MeshLimits& limits = {});
 TetMesh parse_gmsh(const std::string& text, const std::string& name_for_errors, const MeshLimits& limits = {});
+
+/// A tet mesh as Gmsh ASCII 2.2 text: nodes with 17 significant digits, so parse_gmsh gives
+/// back the same nodes bit for bit and the same tets (positively oriented ones unchanged).
+std::string format_gmsh(const TetMesh& mesh);
+/// format_gmsh into a file; InputError naming the path when it cannot be written.
+void write_gmsh(const std::string& path, const TetMesh& mesh);
 
 /// Reads a Wavefront OBJ (v and f lines; polygons fan-triangulated; v/vt/vn forms accepted).
 SurfaceMesh read_obj(const std::string& path, const MeshLimits& limits = {});
