@@ -36,7 +36,7 @@
 #   make fuzz     sanitize build, then each libFuzzer target FUZZ_SECONDS (60) on build/fuzz/corpus;
 #                 findings in build/fuzz/artifacts/<target>/ (docs/fuzzing.md)
 #   make fuzz-smoke  FUZZ_SMOKE_SECONDS (5) per target on fresh seed corpora, fixed seed
-#   make test-sanitize-suite  test-sanitize without the slowest story tests (SANITIZE_SLOW_TESTS)
+#   make test-sanitize-suite  test-sanitize without the slow stories (suites named *Story)
 #                 + fuzz-smoke: the fourth suite of make test
 #   make clean    remove build/
 #
@@ -156,41 +156,15 @@ FUZZ_TARGETS        ?= scene expression gmsh obj stl
 SANITIZE_CTEST_ARGS ?=
 # GoogleTest filter for test-sanitize (GTEST_FILTER; empty: the whole suite)
 SANITIZE_GTEST_FILTER ?=
-# make test's sanitize suite leaves out the long-run story tests below: each simulates a whole
-# scene (1.5 to 14 s natively, 25 to 40 times that under ASan + UBSan with the fuzzer's coverage
-# instrumentation: about 30 min for these together on the 2-core machine, against about 3.5 min
-# for the rest of the suite). The simulation code they run stays covered there by the other
-# SuctionScenes / ContactScenes / PressDrivers / Watchdog tests and the CLI test; `make
-# test-sanitize` runs them too (docs/fuzzing.md).
-SANITIZE_SLOW_TESTS := \
-  SuctionScenes.GroundPushHoldPullRelease \
-  SuctionScenes.GroundMinimumPressureDoesNotDependOnTheTimeStep \
-  SuctionScenes.GroundMinimumPressureConvergesUnderMeshRefinement \
-  SuctionScenes.RigidLiftRaisesTheCubeUnderSuction \
-  SuctionScenes.PullTestPeakForceIsBoundedByAtmosphericPressure \
-  SuctionScenes.ReusedFactorizationKeepsTheStoriesWithinOnePercent \
-  SuctionScenes.PullTestLetsGoWhenThePullBalancesTheSuctionOnFlat \
-  SuctionScenes.PullTestBalanceAtDetachmentAfterTheDefaultPress \
-  SuctionScenes.PullTestBalanceAtDetachmentOnACylinder \
-  SuctionScenes.SoftCubeIsLiftedBySuction \
-  SuctionScenes.SoftCubeWithoutCavitiesStaysOnTheGroundAndIsNotLifted \
-  SuctionScenes.MassesOneCupLiftsHeavierCubesStretchingFurther \
-  SuctionScenes.MassesOneCupLetsGoOfSevenKilogramsInBalance \
-  SuctionScenes.MassesTwoCupsLiftSevenKilograms \
-  PopupToy.SticksHoldsWhileAirLeaksInThenJumps \
-  PopupToy.TheReleaseTimeDoesNotDependOnTheTimeStep \
-  PopupToy.AFinerCupTellsTheSameStory \
-  CurvedSurfaces.AConvexRidgeHoldsAConcaveTroughOfTheSameRadiusDoesNot \
-  CurvedSurfaces.TheCupLiftsALightObjectOffAConvexRidge \
-  CupShapes.ThePlungerLiftsTheCubeTakingThePressInItsTop \
-  CupShapes.TheOctopusSuckerLiftsTheCubeTakingThePressInItsTop \
-  CupShapes.TheStoreBoughtCupLiftsTheCubeFlattened \
-  LowFriction.OnAFrictionlessTopTheCupSlidesTowardTheCornerAndTheCubeDrops \
-  LowFriction.WithFrictionTheCupStaysAndTheCubeHangs \
-  OrganicObject.TheCupSealsOnTheBunnysBackAndLiftsIt
-_sanitize_empty :=
-_sanitize_space := $(_sanitize_empty) $(_sanitize_empty)
-SANITIZE_QUICK_FILTER := -$(subst $(_sanitize_space),:,$(strip $(SANITIZE_SLOW_TESTS)))
+# Slow stories are named, not listed: a test whose suite name ends in `Story`
+# (TEST(SuctionScenesStory, ...)) simulates a whole scene (1.5 to 14 s natively, 25 to 40 times
+# that under ASan + UBSan with the fuzzer's coverage instrumentation, 3 to 5 times under node).
+# Stories run natively (test-native) and in `make test-sanitize`; make test's sanitize suite and
+# the wasm suite under node (tests/CMakeLists.txt) leave them out with this filter. The
+# simulation code they run stays covered there by the other SuctionScenes / ContactScenes /
+# PressDrivers / Watchdog tests, the parity test and the CLI test (docs/fuzzing.md).
+STORY_FILTER := -*Story.*
+SANITIZE_QUICK_FILTER := $(STORY_FILTER)
 # any report aborts the process (a failed test), with its stack (file:line, inlined frames
 # through llvm-14's symbolizer, which is not on PATH); leaks are reported at exit
 SANITIZE_SYMBOLIZER ?= /usr/lib/llvm-14/bin/llvm-symbolizer
@@ -226,7 +200,7 @@ fuzz-smoke: sanitize
 	$(SANITIZE_ENV) FUZZ_ARGS="-seed=1 $(FUZZ_ARGS)" FUZZ_LOG_DIR=$(FUZZ_DIR)/smoke-logs fuzz/run_fuzz.sh $(SANITIZE_DIR) \
 	  $(FUZZ_DIR)/smoke-corpus $(FUZZ_DIR)/smoke-artifacts $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
-# the fourth suite of `make test`: test-sanitize without SANITIZE_SLOW_TESTS, then fuzz-smoke;
+# the fourth suite of `make test`: test-sanitize without the stories (STORY_FILTER), then fuzz-smoke;
 # both always run; fails if either failed
 test-sanitize-suite: deps
 	@tests=PASS; smoke=PASS; \

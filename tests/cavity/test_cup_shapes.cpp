@@ -81,21 +81,21 @@ void expect_lifted_in_balance(const Story& s) {
 
 }  // namespace
 
-TEST(CupShapes, ThePlungerLiftsTheCubeTakingThePressInItsTop) {
+TEST(CupShapesStory, ThePlungerLiftsTheCubeTakingThePressInItsTop) {
   const Story s = run("plunger");
   expect_lifted_in_balance(s);
   EXPECT_LT(s.roof, 0.9) << "the dome's top gives way to the press";
   EXPECT_GT(s.shoulder, 0.9) << "its walls keep their height: it does not flatten";
 }
 
-TEST(CupShapes, TheOctopusSuckerLiftsTheCubeTakingThePressInItsTop) {
+TEST(CupShapesStory, TheOctopusSuckerLiftsTheCubeTakingThePressInItsTop) {
   const Story s = run("octopus");
   expect_lifted_in_balance(s);
   EXPECT_LT(s.roof, 0.9) << "the thin chamber's roof gives way to the press";
   EXPECT_GT(s.shoulder, 0.9) << "the stiff rim keeps its height";
 }
 
-TEST(CupShapes, TheStoreBoughtCupLiftsTheCubeFlattened) {
+TEST(CupShapesStory, TheStoreBoughtCupLiftsTheCubeFlattened) {
   const Story s = run("store");
   expect_lifted_in_balance(s);
   EXPECT_LT(s.shoulder, 0.5) << "the skirt flattens on the cube";

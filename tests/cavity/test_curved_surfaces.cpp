@@ -47,7 +47,7 @@ Pull run(int sign, double radius_mm, double mass_kg) {
 
 }  // namespace
 
-TEST(CurvedSurfaces, AConvexRidgeHoldsAConcaveTroughOfTheSameRadiusDoesNot) {
+TEST(CurvedSurfacesStory, AConvexRidgeHoldsAConcaveTroughOfTheSameRadiusDoesNot) {
   const Pull convex = run(1, 31.5, 10.0), concave = run(-1, 31.5, 10.0);
   std::printf("R = 31.5 mm: convex peak %.2f N (sealed %d, held at the pull %d); concave peak %.2f N (sealed %d, "
               "held at the pull %d)\n",
@@ -61,7 +61,7 @@ TEST(CurvedSurfaces, AConvexRidgeHoldsAConcaveTroughOfTheSameRadiusDoesNot) {
   EXPECT_LT(convex.lift, 1.0) << "the heavy object stays down";
 }
 
-TEST(CurvedSurfaces, TheCupLiftsALightObjectOffAConvexRidge) {
+TEST(CurvedSurfacesStory, TheCupLiftsALightObjectOffAConvexRidge) {
   const Pull light = run(1, 31.5, 0.2);
   std::printf("0.2 kg on R = 31.5 mm: lifted %.1f mm, peak pull %.2f N\n", light.lift, light.peak);
   EXPECT_GT(light.lift, 30.0) << "mm of the 40 mm pull";

@@ -86,7 +86,7 @@ Slide run(double mu, double dt = 0.0) {
 
 }  // namespace
 
-TEST(LowFriction, OnAFrictionlessTopTheCupSlidesTowardTheCornerAndTheCubeDrops) {
+TEST(LowFrictionStory, OnAFrictionlessTopTheCupSlidesTowardTheCornerAndTheCubeDrops) {
   for (double dt : {0.01, 0.005}) {
     SCOPED_TRACE(dt);
     const Slide s = run(0.0, dt);
@@ -99,7 +99,7 @@ TEST(LowFriction, OnAFrictionlessTopTheCupSlidesTowardTheCornerAndTheCubeDrops) 
   }
 }
 
-TEST(LowFriction, WithFrictionTheCupStaysAndTheCubeHangs) {
+TEST(LowFrictionStory, WithFrictionTheCupStaysAndTheCubeHangs) {
   for (double mu : {0.8, 0.05}) {
     SCOPED_TRACE(mu);
     const Slide s = run(mu);

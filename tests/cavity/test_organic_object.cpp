@@ -86,7 +86,7 @@ Lift run(double dt = 0.0) {
 
 }  // namespace
 
-TEST(OrganicObject, TheCupSealsOnTheBunnysBackAndLiftsIt) {
+TEST(OrganicObjectStory, TheCupSealsOnTheBunnysBackAndLiftsIt) {
   for (double dt : {0.01, 0.005}) {
     SCOPED_TRACE(dt);
     const Lift r = run(dt);

@@ -100,7 +100,7 @@ ToyRun run_toy(Simulation& sim) {
 
 }  // namespace
 
-TEST(PopupToy, SticksHoldsWhileAirLeaksInThenJumps) {
+TEST(PopupToyStory, SticksHoldsWhileAirLeaksInThenJumps) {
   Simulation sim(load_toy());
   const Model& m = sim.model();
   const double leak = m.settings.cavity.leak_rate;
@@ -126,7 +126,7 @@ TEST(PopupToy, SticksHoldsWhileAirLeaksInThenJumps) {
   EXPECT_GT(r.base_max - r.base_rest, 1.0) << "mm: the base leaves the table";
 }
 
-TEST(PopupToy, TheReleaseTimeDoesNotDependOnTheTimeStep) {
+TEST(PopupToyStory, TheReleaseTimeDoesNotDependOnTheTimeStep) {
   Simulation a(load_toy({"/settings/duration=3"}));
   Simulation b(load_toy({"/settings/duration=3", "/settings/dt=0.003"}));
   const ToyRun ra = run_toy(a), rb = run_toy(b);
@@ -136,7 +136,7 @@ TEST(PopupToy, TheReleaseTimeDoesNotDependOnTheTimeStep) {
   EXPECT_NEAR(ra.t_release - 0.95, rb.t_release - 0.95, 0.05 * (ra.t_release - 0.95));
 }
 
-TEST(PopupToy, AFinerCupTellsTheSameStory) {
+TEST(PopupToyStory, AFinerCupTellsTheSameStory) {
   // 24 segments around the axis instead of 16: the cup sticks, holds, lets go and the toy
   // jumps; the delay moves with the mesh (1.37 s at 16 segments, 1.70 s at 24: the lip's
   // stiffness and the pressure at which it peels differ) but stays the same story

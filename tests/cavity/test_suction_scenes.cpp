@@ -69,7 +69,7 @@ GroundOutcome run_ground(const std::vector<std::string>& sets) {
 
 }  // namespace
 
-TEST(SuctionScenes, GroundPushHoldPullRelease) {
+TEST(SuctionScenesStory, GroundPushHoldPullRelease) {
   Simulation sim(load("ground.json"));
   const double p_atm = sim.model().settings.p_atm;
   const double z0 = sim.probe_values()[probe_index(sim.model(), "cup_z")];
@@ -116,7 +116,7 @@ TEST(SuctionScenes, GroundPushHoldPullRelease) {
 // step.  A seal that opens during a step is released in that step; held until the next step's
 // detection, the step it opens in is solved with the cavity's row on a peeling lip (at dt =
 // 0.03 s the volume grew 8 % in that step and the minimum fell 8 % below dt = 0.01 s).
-TEST(SuctionScenes, GroundMinimumPressureDoesNotDependOnTheTimeStep) {
+TEST(SuctionScenesStory, GroundMinimumPressureDoesNotDependOnTheTimeStep) {
   double p_min[2], t_release[2];
   const double dts[2] = {0.03, 0.01};
   for (int k = 0; k < 2; ++k) {
@@ -134,7 +134,7 @@ TEST(SuctionScenes, GroundMinimumPressureDoesNotDependOnTheTimeStep) {
 // 24 and 3: 453 to 1375 nodes, elements of the same shape) moves the lowest pressure before the
 // release by less than 5 %, and the release by at most two steps.  (make convergence runs the
 // whole study: 453 to 5571 nodes and dt 0.03 to 0.001 s; docs/validation.md.)
-TEST(SuctionScenes, GroundMinimumPressureConvergesUnderMeshRefinement) {
+TEST(SuctionScenesStory, GroundMinimumPressureConvergesUnderMeshRefinement) {
   const char* meshes[2][2] = {{"16", "2"}, {"24", "3"}};
   double p_min[2], t_release[2];
   for (int k = 0; k < 2; ++k) {
@@ -150,7 +150,7 @@ TEST(SuctionScenes, GroundMinimumPressureConvergesUnderMeshRefinement) {
   std::printf("ground: P_min %.0f / %.0f Pa, release %.2f / %.2f s with the 16/2 / 24/3 cup\n", p_min[0],
               p_min[1], t_release[0], t_release[1]);
 }
-TEST(SuctionScenes, RigidLiftRaisesTheCubeUnderSuction) {
+TEST(SuctionScenesStory, RigidLiftRaisesTheCubeUnderSuction) {
   Simulation sim(load("rigid_lift.json"));
   const double p_atm = sim.model().settings.p_atm;
   const auto s = run(sim, "hand_force", "object_z");
@@ -170,7 +170,7 @@ TEST(SuctionScenes, RigidLiftRaisesTheCubeUnderSuction) {
   std::printf("rigid_lift: cube lifted %.1f mm, P = %.0f Pa\n", 1e3 * lift_under_suction, p_when_lifted);
 }
 
-TEST(SuctionScenes, PullTestPeakForceIsBoundedByAtmosphericPressure) {
+TEST(SuctionScenesStory, PullTestPeakForceIsBoundedByAtmosphericPressure) {
   Simulation sim(load("pull_test.json"));
   const double p_atm = sim.model().settings.p_atm;
   const auto s = run(sim, "pull_force", "cup_z");
@@ -192,7 +192,7 @@ TEST(SuctionScenes, PullTestPeakForceIsBoundedByAtmosphericPressure) {
 // docs/method.md §7.6: a factorization kept across steps (an option) against one per step.
 // The issue's bounds: ground's lowest pressure, pull_test's peak pull and rigid_lift's lift
 // within 1 % of the exact path, with the factorization kept on at least 30 % of the steps.
-TEST(SuctionScenes, ReusedFactorizationKeepsTheStoriesWithinOnePercent) {
+TEST(SuctionScenesStory, ReusedFactorizationKeepsTheStoriesWithinOnePercent) {
   struct Story {
     const char* scene;
     const char* force_probe;
@@ -281,19 +281,19 @@ void expect_detachment_balances(const std::string& scene, const std::vector<std:
 }
 
 // A light press (3 N: the cup attaches keeping most of its air): the lip lifts evenly.
-TEST(SuctionScenes, PullTestLetsGoWhenThePullBalancesTheSuctionOnFlat) {
+TEST(SuctionScenesStory, PullTestLetsGoWhenThePullBalancesTheSuctionOnFlat) {
   expect_detachment_balances("pull_test.json", {"/parameters/press_N=3"}, "flat, 3 N press", "pull_force");
 }
 
 // The default 10 N press nearly flattens the cup: it lets go later, at another pressure.
-TEST(SuctionScenes, PullTestBalanceAtDetachmentAfterTheDefaultPress) {
+TEST(SuctionScenesStory, PullTestBalanceAtDetachmentAfterTheDefaultPress) {
   expect_detachment_balances("pull_test.json", {}, "flat, 10 N press", "pull_force");
 }
 
 // On the cylinder the area A measured on the cavity's geometry jitters by ±2 % from step to step
 // at a steady pressure (the sealing ring follows the lip contacts across the curved surface),
 // while the pull is smooth: measured 3.0 % at the last sealed step (14.5 mm cup), so 5 % here.
-TEST(SuctionScenes, PullTestBalanceAtDetachmentOnACylinder) {
+TEST(SuctionScenesStory, PullTestBalanceAtDetachmentOnACylinder) {
   expect_detachment_balances("pull_test.json", {"/parameters/R_mm=31.5"}, "R = 31.5 mm, 10 N press", "pull_force",
                              0.05);
 }
@@ -301,7 +301,7 @@ TEST(SuctionScenes, PullTestBalanceAtDetachmentOnACylinder) {
 // The cup lifts the 100 g jelly cube by suction (issue 10): the cube hangs under the cup, the
 // hand carries both weights, and the cavity's pressure difference times its area carries at
 // least the cube (1.0 N here, about 1 kPa over the cup's 9.6 cm²).
-TEST(SuctionScenes, SoftCubeIsLiftedBySuction) {
+TEST(SuctionScenesStory, SoftCubeIsLiftedBySuction) {
   Simulation sim(load("soft_cube_lift.json"));
   double cup_mass = 0.0, cube_mass = 0.0;
   for (double m : sim.model().fem[0].node_mass) cup_mass += m;
@@ -328,7 +328,7 @@ TEST(SuctionScenes, SoftCubeIsLiftedBySuction) {
 // Without cavities the cup cannot lift the jelly cube, and the press must not push it through
 // the ground (at the paper's 50 PGS iterations it did, at t ≈ 0.3 s, and then fell freely with
 // no contact: issue 10, finding 4).
-TEST(SuctionScenes, SoftCubeWithoutCavitiesStaysOnTheGroundAndIsNotLifted) {
+TEST(SuctionScenesStory, SoftCubeWithoutCavitiesStaysOnTheGroundAndIsNotLifted) {
   Simulation sim(load("soft_cube_lift.json", {"/settings/cavity/enabled=false"}));
   const auto s = run(sim, "hand_force", "object_z");
   const double z_rest = 0.025;  // the 50 mm cube's centre resting on the ground
@@ -430,7 +430,7 @@ double total_weight(const Model& m) {
 }
 }  // namespace
 
-TEST(SuctionScenes, MassesOneCupLiftsHeavierCubesStretchingFurther) {
+TEST(SuctionScenesStory, MassesOneCupLiftsHeavierCubesStretchingFurther) {
   double last_p = 1e9, last_z = 1e9;
   for (double kg : {1.25, 2.5, 5.0}) {
     const Lift r = lift("masses.json", kg, {"hand_force"});
@@ -446,14 +446,14 @@ TEST(SuctionScenes, MassesOneCupLiftsHeavierCubesStretchingFurther) {
   }
 }
 
-TEST(SuctionScenes, MassesOneCupLetsGoOfSevenKilogramsInBalance) {
+TEST(SuctionScenesStory, MassesOneCupLetsGoOfSevenKilogramsInBalance) {
   const Lift r = lift("masses.json", 7.0, {"hand_force"});
   EXPECT_LT(r.lifted, 0.001) << "7 kg is not lifted by one cup";
   EXPECT_LT(r.z_end, 0.0305) << "and stays on the ground";
   expect_detachment_balances("masses.json", {"/parameters/mass_kg=7"}, "masses, one cup, 7 kg", "hand_force");
 }
 
-TEST(SuctionScenes, MassesTwoCupsLiftSevenKilograms) {
+TEST(SuctionScenesStory, MassesTwoCupsLiftSevenKilograms) {
   const Lift r = lift("masses_two_cups.json", 7.0, {"hand_a_force", "hand_b_force"});
   const double w = total_weight(load("masses_two_cups.json"));
   std::printf("masses, two cups, 7 kg: lifted %.1f mm, P_min %.1f kPa, hands %.2f N for weights %.2f N\n",
