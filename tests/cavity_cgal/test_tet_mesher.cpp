@@ -13,34 +13,13 @@
 #include "cavity_cgal/mesh_union.h"
 #include "cavity_cgal/tet_mesher.h"
 #include "mesh/generators.h"
+#include "mesh/mesh_checks.h"
 
 namespace suction {
 namespace {
 
-// V - E + F of a triangle surface
-int euler_characteristic(const SurfaceMesh& s) {
-  std::map<std::pair<int, int>, int> edges;
-  for (const Tri& t : s.triangles)
-    for (int k = 0; k < 3; ++k) edges[{std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])}]++;
-  return static_cast<int>(s.vertices.size()) - static_cast<int>(edges.size()) +
-         static_cast<int>(s.triangles.size());
-}
-
-// a conforming mesh has every face in at most two tets
-int max_tets_per_face(const TetMesh& m) {
-  std::map<Tri, int> count;
-  for (const Tet& t : m.tets)
-    for (int skip = 0; skip < 4; ++skip) {
-      Tri f;
-      for (int k = 0, j = 0; k < 4; ++k)
-        if (k != skip) f[j++] = t[k];
-      std::sort(f.begin(), f.end());
-      ++count[f];
-    }
-  int most = 0;
-  for (const auto& [face, n] : count) most = std::max(most, n);
-  return most;
-}
+using mesh_checks::euler_characteristic;
+using mesh_checks::max_tets_per_face;
 
 /// The quality floor of every tet the mesher returns (radius ratio, 1 regular, 0 flat): Mesh_3's
 /// radius-edge bound 3 with the exuder and perturber keep the meshes here above ~0.1.

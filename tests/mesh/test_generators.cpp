@@ -9,42 +9,14 @@
 
 #include "common/error.h"
 #include "mesh/generators.h"
+#include "mesh/mesh_checks.h"
 
 namespace suction {
 namespace {
 
-// minimum radius ratio over the tets of a mesh
-double min_radius_ratio(const TetMesh& m) {
-  double q = 1.0;
-  for (const Tet& t : m.tets)
-    q = std::min(q, tet_radius_ratio(m.nodes[t[0]], m.nodes[t[1]], m.nodes[t[2]], m.nodes[t[3]]));
-  return q;
-}
-
-// V - E + F of a triangle surface
-int euler_characteristic(const SurfaceMesh& s) {
-  std::map<std::pair<int, int>, int> edges;
-  for (const Tri& t : s.triangles)
-    for (int k = 0; k < 3; ++k) edges[{std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])}]++;
-  return static_cast<int>(s.vertices.size()) - static_cast<int>(edges.size()) +
-         static_cast<int>(s.triangles.size());
-}
-
-// a conforming mesh has every face in at most two tets
-int max_tets_per_face(const TetMesh& m) {
-  std::map<Tri, int> count;
-  for (const Tet& t : m.tets)
-    for (int skip = 0; skip < 4; ++skip) {
-      Tri f;
-      for (int k = 0, j = 0; k < 4; ++k)
-        if (k != skip) f[j++] = t[k];
-      std::sort(f.begin(), f.end());
-      ++count[f];
-    }
-  int most = 0;
-  for (const auto& [face, n] : count) most = std::max(most, n);
-  return most;
-}
+using mesh_checks::euler_characteristic;
+using mesh_checks::max_tets_per_face;
+using mesh_checks::min_radius_ratio;
 
 // every generated tet mesh: valid, well shaped, conforming, closed genus-0 boundary
 void expect_good_solid(const TetMesh& m, const std::string& name, double min_quality = 0.1) {

@@ -9,22 +9,16 @@
 
 #include "common/error.h"
 #include "mesh/generators.h"
+#include "mesh/mesh_checks.h"
 
 namespace suction {
 namespace {
 
+using mesh_checks::euler_characteristic;
+
 // the first radius of star_outline(1, 6, 1.0, 0.5): 1 + 0.5·u, u the second number of
 // splitmix64 from seed 1 mapped to [-1, 1) (computed independently, in Python)
 constexpr double kStarGoldenRadius = 1.245781757262701;
-
-// V - E + F of a triangle surface
-int euler_characteristic(const SurfaceMesh& s) {
-  std::map<std::pair<int, int>, int> edges;
-  for (const Tri& t : s.triangles)
-    for (int k = 0; k < 3; ++k) edges[{std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])}]++;
-  return static_cast<int>(s.vertices.size()) - static_cast<int>(edges.size()) +
-         static_cast<int>(s.triangles.size());
-}
 
 TEST(StarOutline, IsDeterministicStarShapedAndCounterClockwise) {
   const std::vector<Point2> a = star_outline(42, 16, 0.01, 0.5);
