@@ -10,6 +10,7 @@
 #include "mesh/generators.h"
 #include "scene/json_reader.h"
 #include "scene/scene.h"
+#include "scene/scene_issues.h"
 #include "sim/simulation.h"
 
 namespace suction {
@@ -35,29 +36,9 @@ Json block_scene() {
   })");
 }
 
-std::vector<SceneIssue> issues_of(const Json& doc, const std::string& base_dir = ".") {
-  try {
-    load_scene_text(doc.dump(), base_dir);
-  } catch (const SceneError& e) {
-    return e.issues();
-  }
-  return {};
-}
-
-std::string dump(const std::vector<SceneIssue>& issues) {
-  std::string s;
-  for (const auto& i : issues) s += "  " + i.pointer + ": " + i.message + "\n";
-  return s;
-}
-
-/// exactly one issue, at `pointer`, whose message contains `text`
-void expect_single_issue(const Json& doc, const std::string& pointer, const std::string& text,
-                         const std::string& base_dir = ".") {
-  const auto issues = issues_of(doc, base_dir);
-  ASSERT_EQ(issues.size(), 1u) << dump(issues);
-  EXPECT_EQ(issues[0].pointer, pointer) << dump(issues);
-  EXPECT_NE(issues[0].message.find(text), std::string::npos) << "expected \"" << text << "\" in:\n" << dump(issues);
-}
+using scene_issues::dump;
+using scene_issues::expect_single_issue;
+using scene_issues::issues_of;
 
 TEST(SceneBodies, FemTunnelBlockLoadsMeshedAndSteps) {
   Model m = load_scene_text(block_scene().dump(), ".");

@@ -6,6 +6,7 @@
 
 #include "scene/json_reader.h"
 #include "scene/scene.h"
+#include "scene/scene_issues.h"
 
 namespace suction {
 namespace {
@@ -42,30 +43,9 @@ Json base_scene() {
   })");
 }
 
-std::vector<SceneIssue> issues_of(const Json& doc, const std::vector<SceneOverride>& overrides = {}) {
-  try {
-    load_scene_text(doc.dump(), ".", overrides);
-  } catch (const SceneError& e) {
-    return e.issues();
-  }
-  return {};
-}
-
-std::string dump(const std::vector<SceneIssue>& issues) {
-  std::string s;
-  for (const auto& i : issues) s += "  " + i.pointer + ": " + i.message + "\n";
-  return s;
-}
-
-/// exactly one issue, at `pointer`, whose message contains `text`
-void expect_single_issue(const Json& doc, const std::string& pointer, const std::string& text,
-                         const std::vector<SceneOverride>& overrides = {}) {
-  auto issues = issues_of(doc, overrides);
-  ASSERT_EQ(issues.size(), 1u) << dump(issues);
-  EXPECT_EQ(issues[0].pointer, pointer) << dump(issues);
-  EXPECT_NE(issues[0].message.find(text), std::string::npos)
-      << "expected \"" << text << "\" in:\n" << dump(issues);
-}
+using scene_issues::dump;
+using scene_issues::expect_single_issue;
+using scene_issues::issues_of;
 
 TEST(SceneLoader, BaseSceneBuildsTheModel) {
   Model m = load_scene_text(base_scene().dump(), ".");
@@ -300,19 +280,19 @@ TEST(SceneLoader, OverrideOfAParameterChangesTheModel) {
 TEST(SceneLoader, OverrideIsValidated) {
   // outside the parameter's [min, max]
   expect_single_issue(base_scene(), "/parameters/E_mpa/default", "is above its max",
-                      {parse_override("/parameters/E_mpa=20")});
+                      ".", {parse_override("/parameters/E_mpa=20")});
   // a string value where a number is expected
   expect_single_issue(base_scene(), "/settings/dt", "expected a number, got string \"fast\"",
-                      {parse_override("/settings/dt=fast")});
+                      ".", {parse_override("/settings/dt=fast")});
 }
 
 TEST(SceneLoader, OverrideOfUnknownLocationIsAnError) {
   expect_single_issue(base_scene(), "/parameters/nope", "unknown parameter 'nope'; parameters: E_mpa, push_mm, push_m",
-                      {parse_override("/parameters/nope=1")});
+                      ".", {parse_override("/parameters/nope=1")});
   expect_single_issue(base_scene(), "/bodies/7/name", "no such location",
-                      {parse_override("/bodies/7/name=x")});
+                      ".", {parse_override("/bodies/7/name=x")});
   expect_single_issue(base_scene(), "/nothing/here", "no such location",
-                      {parse_override("/nothing/here=1")});
+                      ".", {parse_override("/nothing/here=1")});
 }
 
 TEST(SceneLoader, ParseOverride) {
@@ -652,11 +632,11 @@ TEST(SceneLoader, JsonStrictnessReachesTheLoaderAndOverrides) {
   ASSERT_EQ(o1.size(), 1u) << dump(o1);
   EXPECT_EQ(o1[0].pointer, "/settings/dt");
   expect_single_issue(base_scene(), "/settings/dt", "override: the number 1e999 is out of range",
-                      {parse_override("/settings/dt=1e999")});
+                      ".", {parse_override("/settings/dt=1e999")});
   // a value nested 100 000 levels deep through --set
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
   expect_single_issue(base_scene(), "/settings/dt", "override: nested deeper than 100 levels",
-                      {parse_override("/settings/dt=" + deep)});
+                      ".", {parse_override("/settings/dt=" + deep)});
 }
 
 TEST(SceneLoader, OversizedSceneTextIsRejectedBeforeParsing) {
@@ -668,16 +648,16 @@ TEST(SceneLoader, OversizedSceneTextIsRejectedBeforeParsing) {
 TEST(SceneLoader, MeshSizesBeyondTheLimitsAreIssuesNotAllocations) {
   // box cells: 1000^3 cells ended in std::bad_alloc
   expect_single_issue(base_scene(), "/bodies/0/mesh", "more than the limit of 100000 (settings.limits.max_nodes",
-                      {parse_override("/bodies/0/mesh/cells=[1000, 1000, 1000]")});
+                      ".", {parse_override("/bodies/0/mesh/cells=[1000, 1000, 1000]")});
   expect_single_issue(base_scene(), "/bodies/1/mesh", "settings.limits.max_triangles",
-                      {parse_override("/bodies/1/mesh/cells=[100000, 100000, 1]")});
+                      ".", {parse_override("/bodies/1/mesh/cells=[100000, 100000, 1]")});
   // a sphere's resolution, a cylinder's aspect
   expect_single_issue(base_scene(), "/bodies/0/mesh", "sphere: ",
-                      {parse_override("/bodies/0/mesh={\"generator\": \"sphere\", \"radius\": 0.01, \"resolution\": 100000}"),
+                      ".", {parse_override("/bodies/0/mesh={\"generator\": \"sphere\", \"radius\": 0.01, \"resolution\": 100000}"),
                        parse_override("/bodies/0/node_sets/top={\"all\": true}"),
                        parse_override("/bodies/0/node_sets/bottom={\"all\": true}")});
   expect_single_issue(base_scene(), "/bodies/1/mesh", "cylinder surface: ",
-                      {parse_override("/bodies/1/mesh={\"generator\": \"cylinder\", \"radius\": 1, \"height\": 1, \"resolution\": 2000000000}")});
+                      ".", {parse_override("/bodies/1/mesh={\"generator\": \"cylinder\", \"radius\": 1, \"height\": 1, \"resolution\": 2000000000}")});
   // the cup's layers: 300 took 12.7 s and 3.7 GB in validate
   Json cup = base_scene();
   cup["bodies"][0]["mesh"] = Json::parse(R"({"generator": "cup", "layers": 300})");
@@ -698,7 +678,7 @@ TEST(SceneLoader, MeshSizesBeyondTheLimitsAreIssuesNotAllocations) {
 TEST(SceneLoader, AbsurdPositionsAreIssues) {
   // -1e308 passed validate (its tets then read as degenerate)
   expect_single_issue(base_scene(), "/bodies/1/position", "expected coordinates within ±10000 m",
-                      {parse_override("/bodies/1/position=[0, 0, -1e308]")});
+                      ".", {parse_override("/bodies/1/position=[0, 0, -1e308]")});
   // a mesh scaled into kilometres
   Json big = base_scene();
   big["bodies"][1]["mesh"] = Json::parse(R"({"generator": "box", "size": [100000, 1, 1]})");
