@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "backends/compliance_backend.h"
 #include "common/parallel.h"
 #include "scene/scene.h"
 
@@ -26,6 +27,11 @@ void add_scene_options(CLI::App* command, SceneOptions& options) {
                    "and an NVIDIA GPU); default: the scene's settings.compliance_backend, else cpu")
       ->type_name("NAME");
   command
+      ->add_option("--solver", options.solver,
+                   "constraint solver: pgs (the reference), apgd, uzawa, or apgd_cuda (a build with "
+                   "SUCTION_WITH_CUDA); default: the scene's settings.solver.method, else pgs")
+      ->type_name("NAME");
+  command
       ->add_option("--threads", options.threads,
                    "threads for the compliance and the free motion's element pass (the calling one "
                    "included; default 1): the same "
@@ -43,7 +49,13 @@ std::vector<SceneOverride> scene_overrides(const SceneOptions& options) {
 
 Model load_model(const SceneOptions& options) {
   set_thread_count(options.threads);
-  return load_scene_file(options.scene, scene_overrides(options));
+  Model model = load_scene_file(options.scene, scene_overrides(options));
+  // --solver after loading: a scene need not have a "solver" object to point into
+  if (!options.solver.empty()) {
+    check_constraint_solver(options.solver);  // an InputError listing the methods built
+    model.settings.solver.method = options.solver;
+  }
+  return model;
 }
 
 void print_scene_issues(const std::string& file, const std::vector<SceneIssue>& issues) {

@@ -23,6 +23,7 @@ struct SceneOptions {
   std::string scene;
   std::vector<std::string> sets;  // "POINTER=VALUE"
   std::string backend;            // --backend: overrides /settings/compliance_backend
+  std::string solver;             // --solver: overrides /settings/solver/method
   int threads = 1;                // --threads: common/parallel.h's thread count (load_model sets it)
 };
 void add_scene_options(CLI::App* command, SceneOptions& options);

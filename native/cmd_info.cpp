@@ -79,9 +79,9 @@ int info_command(const SceneOptions& options) {
   out << "file        " << options.scene << '\n';
   const Settings& s = model.settings;
   out << format("settings    dt %.4g ms, duration %.4g s, gravity (%.4g, %.4g, %.4g) m/s^2, "
-                "P_atm %.6g Pa, PGS <= %d iterations (tol %.3g)\n",
+                "P_atm %.6g Pa, solver %s <= %d iterations (tol %.3g)\n",
                 s.dt * 1e3, s.duration, s.gravity.x(), s.gravity.y(), s.gravity.z(), s.p_atm,
-                s.solver.max_iterations, s.solver.tolerance);
+                s.solver.method.c_str(), s.solver.max_iterations, s.solver.tolerance);
   out << format("counts      %d bodies (%d FEM, %d rigid), %d FEM nodes, %d tets, "
                 "%d surface triangles, %d collision nodes, %d DOFs\n",
                 c.bodies, c.fem_bodies, c.rigid_bodies, c.fem_nodes, c.fem_tets,
@@ -100,6 +100,9 @@ int info_command(const SceneOptions& options) {
     if (!device.empty()) built += " [" + device + "]";
   }
   out << "backend     " << s.compliance_backend << " (built: " << built << ")\n";
+  std::string solvers;
+  for (const std::string& m : available_constraint_solvers()) solvers += (solvers.empty() ? "" : ", ") + m;
+  out << "solvers: " << solvers << '\n';
 
   // parameters (--set /parameters/NAME=value)
   if (!model.parameters.empty()) {

@@ -76,6 +76,11 @@ class ComplianceBackend {
   /// W = h H A⁻¹ Hᵀ: rows.count() square, symmetric [m/(N s)·s = m/N for contact rows].
   /// Works with or without a prepare() of the same step.
   virtual void build(const ComplianceInput& input, Eigen::MatrixXd& W) = 0;
+  /// W of the last build() where the backend keeps it on a GPU (column-major, the same values
+  /// as the host's W), valid until the next build(); null for a backend that does not, or when
+  /// the last W does not have `rows` rows.  A GPU solver (solver/solver.h) reads it there
+  /// instead of sending W again.
+  virtual const double* device_matrix(int rows) const { return nullptr; }
 };
 
 /// Names of the backends in this build ("cpu" always; "cuda" with -DSUCTION_WITH_CUDA=ON).
@@ -85,5 +90,15 @@ std::string compliance_backend_device(const std::string& name);
 /// A backend by name; throws InputError naming the CMake option for a backend that is not
 /// built, or listing the available ones for an unknown name.
 std::unique_ptr<ComplianceBackend> make_compliance_backend(const std::string& name);
+
+class ConstraintSolver;  // solver/solver.h
+/// Names of the constraint solvers in this build ("pgs", "apgd", "uzawa"; "apgd_cuda" with
+/// -DSUCTION_WITH_CUDA=ON).
+std::vector<std::string> available_constraint_solvers();
+/// A solver by name; throws InputError as make_compliance_backend does.
+std::unique_ptr<ConstraintSolver> make_constraint_solver(const std::string& name);
+/// Throws the InputError that make_constraint_solver(name) would (for validators, which need
+/// no solver).
+void check_constraint_solver(const std::string& name);
 
 }  // namespace suction

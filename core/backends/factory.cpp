@@ -1,12 +1,15 @@
-// The backend factory: the only place that knows which compliance backends exist.
+// The backend factory: the only place that knows which compliance backends and which
+// constraint solvers (solver/solver.h) exist.
 // SUCTION_WITH_CUDA is defined (PUBLIC) by the CUDA target (core/backends/cuda), which is
 // linked into suction_backends only when configured with -DSUCTION_WITH_CUDA=ON.
 #include "backends/compliance_backend.h"
 #include "backends/compliance_cpu.h"
 #include "common/error.h"
+#include "solver/solver.h"
 
 #if SUCTION_WITH_CUDA
 #include "backends/cuda/compliance_cuda.h"
+#include "backends/cuda/solve_cuda.h"
 #endif
 
 namespace suction {
@@ -40,5 +43,32 @@ std::unique_ptr<ComplianceBackend> make_compliance_backend(const std::string& na
   for (const auto& n : available_compliance_backends()) list += (list.empty() ? "" : ", ") + n;
   throw InputError("unknown compliance backend '" + name + "'; available: " + list);
 }
+
+std::vector<std::string> available_constraint_solvers() {
+#if SUCTION_WITH_CUDA
+  return {"pgs", "apgd", "uzawa", "apgd_cuda"};
+#else
+  return {"pgs", "apgd", "uzawa"};
+#endif
+}
+
+std::unique_ptr<ConstraintSolver> make_constraint_solver(const std::string& name) {
+  if (name == "pgs") return make_pgs_solver();
+  if (name == "apgd") return make_apgd_solver();
+  if (name == "uzawa") return make_uzawa_solver();
+  if (name == "apgd_cuda") {
+#if SUCTION_WITH_CUDA
+    return make_cuda_apgd_solver();  // an InputError where no device is visible
+#else
+    throw InputError("solver 'apgd_cuda' is not built: configure with -DSUCTION_WITH_CUDA=ON (make cuda); "
+                     "available: pgs, apgd, uzawa");
+#endif
+  }
+  std::string list;
+  for (const auto& n : available_constraint_solvers()) list += (list.empty() ? "" : ", ") + n;
+  throw InputError("unknown solver '" + name + "'; available: " + list);
+}
+
+void check_constraint_solver(const std::string& name) { make_constraint_solver(name); }
 
 }  // namespace suction

@@ -55,6 +55,12 @@ void BenchStats::add(const StepProfile& p) {
   sum_contacts_ += p.contacts;
   sum_cavities_ += p.cavities;
   sum_iterations_ += p.solver_iterations;
+  if (p.constraints > 0) {
+    ++solves_;
+    sum_residual_ += p.solver_residual;
+    max_residual_ = std::max(max_residual_, p.solver_residual);
+    if (!p.solver_converged) ++unconverged_;
+  }
   unions_ += p.cavity_unions;
   factorizations_ += p.factorizations;
   cg_iterations_ += p.cg_iterations;
@@ -79,6 +85,11 @@ std::string format_bench_table(const BenchStats& stats, const ModelCounts& count
                 "factorizations %ld   CG iterations %ld\n",
                 counts.fem_nodes, counts.collision_nodes, stats.mean_constraints(),
                 stats.samples(), stats.cavity_unions(), stats.factorizations(), stats.cg_iterations());
+  out += line;
+  std::snprintf(line, sizeof(line),
+                "solver: mean iterations %.1f   residual mean %.3g, max %.3g   not converged %ld of %ld solves\n",
+                stats.mean_solver_iterations(), stats.mean_solver_residual(), stats.max_solver_residual(),
+                stats.unconverged_solves(), stats.solves());
   out += line;
   // heading
   std::snprintf(line, sizeof(line), "%-9s", "");
@@ -117,6 +128,10 @@ nlohmann::json bench_json(const BenchStats& stats, const ModelCounts& counts) {
           {"mean_contacts", stats.mean_contacts()},
           {"mean_cavities", stats.mean_cavities()},
           {"mean_solver_iterations", stats.mean_solver_iterations()},
+          {"mean_solver_residual", stats.mean_solver_residual()},
+          {"max_solver_residual", stats.max_solver_residual()},
+          {"solves", stats.solves()},
+          {"unconverged_solves", stats.unconverged_solves()},
           {"cavity_unions", stats.cavity_unions()},
           {"factorizations", stats.factorizations()},
           {"cg_iterations", stats.cg_iterations()},

@@ -46,6 +46,12 @@ class BenchStats {
   double mean_contacts() const { return mean(sum_contacts_); }
   double mean_cavities() const { return mean(sum_cavities_); }
   double mean_solver_iterations() const { return mean(sum_iterations_); }
+  /// over the steps that had rows: the common residual (mean, max) and the solves that ended
+  /// above the tolerance (at the iteration cap)
+  double mean_solver_residual() const { return solves_ > 0 ? sum_residual_ / solves_ : 0.0; }
+  double max_solver_residual() const { return max_residual_; }
+  long solves() const { return solves_; }
+  long unconverged_solves() const { return unconverged_; }
   /// mesh unions computed over the timed steps (the cavity stage's dominant cost when they run)
   long cavity_unions() const { return unions_; }
   /// FEM factorizations over the timed steps (one per body and step unless
@@ -64,6 +70,8 @@ class BenchStats {
   double sum_constraints_ = 0.0, sum_contacts_ = 0.0, sum_cavities_ = 0.0, sum_iterations_ = 0.0;
   int max_constraints_ = 0;
   long unions_ = 0, factorizations_ = 0, cg_iterations_ = 0;
+  long solves_ = 0, unconverged_ = 0;
+  double sum_residual_ = 0.0, max_residual_ = 0.0;
 };
 
 /// The timing table, columns as the paper's Table 1 plus "other" (leak + correction):
@@ -73,12 +81,14 @@ class BenchStats {
 ///   max ms        ...
 ///
 /// preceded by a line with FEM nodes, collision nodes, mean constraints, the sample count and
-/// the mesh unions, FEM factorizations and CG iterations (settings.factorization) over them.
+/// the mesh unions, FEM factorizations and CG iterations (settings.factorization) over them,
+/// and a line on the constraint solver (iterations, residual, solves not converged).
 std::string format_bench_table(const BenchStats& stats, const ModelCounts& counts);
 
 /// The same as JSON:
 ///   {"steps": n, "fem_nodes", "collision_nodes", "mean_constraints", "mean_contacts",
-///    "mean_cavities", "mean_solver_iterations", "cavity_unions", "factorizations", "cg_iterations",
+///    "mean_cavities", "mean_solver_iterations", "mean_solver_residual", "max_solver_residual",
+///    "solves", "unconverged_solves", "cavity_unions", "factorizations", "cg_iterations",
 ///    "stages": {"<stage_name>": {"mean_ms", "max_ms"}, ...},   // all seven stages
 ///    "other": {...}, "total": {"mean_ms", "max_ms"}}
 nlohmann::json bench_json(const BenchStats& stats, const ModelCounts& counts);

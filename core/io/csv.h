@@ -22,8 +22,8 @@ struct CsvStep {
   long step = 0;
   double time = 0.0;
   int contacts = 0;
-  int solver_iterations = 0;     // PGS sweeps of the step (0: no constraint)
-  double solver_residual = 0.0;  // the PGS's final residual
+  int solver_iterations = 0;     // the solver's iterations in the step (0: no constraint)
+  double solver_residual = 0.0;  // the common residual of its forces (natural_residual)
 };
 
 /// Writes the columns

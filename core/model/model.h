@@ -120,8 +120,10 @@ struct Probe {
 };
 
 struct SolverSettings {
-  int max_iterations = 300;    // PGS iteration cap (stops earlier at the tolerance)
-  double tolerance = 1e-6;     // PGS residual tolerance
+  std::string method = "pgs";  // a name from available_constraint_solvers() (solver/solver.h)
+  int max_iterations = 300;    // iteration cap (stops earlier at the tolerance)
+  double tolerance = 1e-6;     // residual tolerance (pgs: its largest change per sweep;
+                               // the others: the common residual, natural_residual)
 };
 
 /// Friction coefficient of a pair of materials (overrides the per-material rule).

@@ -152,7 +152,13 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
     s.limits.max_triangles = lo.number("max_triangles", s.limits.max_triangles, Bounds::at_least(4));
   }
   if (const Json* solver = o.find("solver")) {
-    ObjectView so(r, *solver, o.at("solver"), {"max_iterations", "tolerance"});
+    ObjectView so(r, *solver, o.at("solver"), {"method", "max_iterations", "tolerance"});
+    s.solver.method = so.string("method", s.solver.method);
+    try {  // the factory decides, as for the backend below
+      check_constraint_solver(s.solver.method);
+    } catch (const InputError& e) {
+      r.issue(so.at("method"), e.what());
+    }
     s.solver.max_iterations = so.integer("max_iterations", s.solver.max_iterations, Bounds::at_least(1));
     s.solver.tolerance = so.number("tolerance", s.solver.tolerance, Bounds::positive());
   }

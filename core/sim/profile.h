@@ -20,8 +20,9 @@ struct StepProfile {
   int cavity_union_failures = 0;         // mesh unions that failed this step (see warnings)
   int seals_opened = 0;                  // cavities released in this step because the solved
                                          // shape opened their seal (the step was solved again)
-  int solver_iterations = 0;             // PGS iterations used
-  double solver_residual = 0.0;          // final PGS residual
+  int solver_iterations = 0;             // iterations of the constraint solver (its method's)
+  double solver_residual = 0.0;          // the common residual of its forces (natural_residual)
+  bool solver_converged = true;          // solver_residual ≤ settings.solver.tolerance
   AirLedger air;                         // where the cavities' air went (it closes: imbalance ≈ 0)
 };
 

@@ -115,6 +115,7 @@ void Simulation::step() {
   p.cavity_union_failures = static_cast<int>(w.union_failures.size());
   p.solver_iterations = w.solver_iterations;
   p.solver_residual = w.solver_residual;
+  p.solver_converged = w.solver_converged;
   p.air = w.air;
   profile_ = p;
 

@@ -1,5 +1,8 @@
 #include "solver/pgs.h"
 
+#include "solver/projection.h"
+#include "solver/solver.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -12,16 +15,8 @@ double cavity_pressure(double a, double volume_eff, CavityRow& row) {
   if (row.air <= 0.0) return 0.0;  // vacuum
   const double b = volume_eff - a * row.p_atm;
   const double c = -row.air;
-  double p;
-  if (a <= 0.0) {
-    // no compliance (all walls fixed): the volume is what it is
-    p = volume_eff > 0.0 ? row.air / volume_eff : row.p_max;
-  } else {
-    // the root ≥ 0 of a P² + b P + c (discriminant ≥ b² since a > 0, c ≤ 0), written without
-    // cancellation for b > 0
-    const double disc = std::sqrt(b * b - 4.0 * a * c);
-    p = b > 0.0 ? (-2.0 * c) / (b + disc) : (-b + disc) / (2.0 * a);
-  }
+  // (the same expression as the GPU methods', shared with them: solver/projection.h)
+  double p = projection::gas_law_pressure(a, volume_eff, row.air, row.p_atm, row.p_max);
   if (p > row.p_max) {
     p = row.p_max;
     row.outflow = std::min(0.0, a * p * p + b * p + c);  // ΔN = a P² + b P − N ≤ 0
@@ -32,17 +27,17 @@ double cavity_pressure(double a, double volume_eff, CavityRow& row) {
 
 namespace {
 
-// contacts and cavities (no soft rows): the Gauss-Seidel loop
-PgsResult solve_rows(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
-                     const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h,
-                     int max_iterations, double tolerance, VecX& lambda) {
+// contacts and cavities (no soft rows): the Gauss-Seidel loop; u (= u_free + W λ) out
+PgsResult pgs_rows(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
+                   const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h,
+                   int max_iterations, double tolerance, VecX& lambda, VecX& u) {
   const int nc = static_cast<int>(gap.size());
   const int np = static_cast<int>(cavities.size());
   const ConstraintLayout layout{nc, np};
   PgsResult result;
   if (nc == 0 && np == 0) return result;
   // u = u_free + W λ kept up to date incrementally (column updates)
-  VecX u = u_free + W * lambda;
+  u = u_free + W * lambda;
   VecX du(u.size());  // a contact's column update, evaluated here instead of a temporary per row
   for (int it = 0; it < max_iterations; ++it) {
     double max_change = 0.0, max_force = 0.0;
@@ -93,60 +88,49 @@ PgsResult solve_rows(const Eigen::MatrixXd& W, const VecX& u_free, const std::ve
     result.iterations = it + 1;
     result.residual = std::max(max_force > 0.0 ? max_change / max_force : 0.0,
                                np > 0 ? max_dp / cavities[0].p_atm : 0.0);
-    if (result.residual <= tolerance) break;
+    // stop when the sweep changed little and the common residual agrees (it is evaluated only
+    // then: O(rows) against the sweep's O(rows²)); the two nearly always agree
+    if (result.residual <= tolerance) {
+      RowProblem p;
+      p.W = &W;
+      p.u_free = &u_free;
+      p.gap = &gap;
+      p.mu = &mu;
+      p.cavities = &cavities;
+      p.h = h;
+      if (natural_residual(p, lambda, u - u_free) <= tolerance) break;
+    }
   }
   return result;
 }
 
+class PgsSolver final : public ConstraintSolver {
+ public:
+  const char* name() const override { return "pgs"; }
+  int solve_rows(const RowProblem& p, VecX& lambda, VecX& w_lambda) override {
+    // the Gauss-Seidel sweep sets each cavity's pressure and outflow as it goes; it stops on its
+    // own measure (the largest change in a sweep), and the caller takes the common residual
+    VecX u;
+    const PgsResult r = pgs_rows(*p.W, *p.u_free, *p.gap, *p.mu, *p.cavities, p.h, p.max_iterations, p.tolerance,
+                                 lambda, u);
+    if (u.size() == p.u_free->size()) w_lambda = u - *p.u_free;
+    else w_lambda.setZero(p.u_free->size());
+    return r.iterations;
+  }
+};
+
 }  // namespace
+
+std::unique_ptr<ConstraintSolver> make_pgs_solver() { return std::make_unique<PgsSolver>(); }
 
 PgsResult solve_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
                     const std::vector<double>& mu, std::vector<CavityRow>& cavities,
                     const std::vector<SoftRow>& soft, double h, int max_iterations, double tolerance,
                     VecX& lambda) {
-  const int ns = static_cast<int>(soft.size());
-  if (ns == 0) return solve_rows(W, u_free, gap, mu, cavities, h, max_iterations, tolerance, lambda);
-  // The soft rows are linear equalities, W_ss λ_s + W_so λ_o + u_free,s + γ∘λ_s + b = 0, so they
-  // are eliminated exactly: λ_s = −S⁻¹ (u_free,s + b + W_so λ_o) with S = W_ss + diag γ
-  // (positive definite: W is positive semi-definite and every γ > 0).  The other rows (o:
-  // contacts, cavities) see the reduced W' = W_oo − W_os S⁻¹ W_so and u_free' = u_free,o −
-  // W_os S⁻¹ (u_free,s + b): the springs relax in response to every contact force and
-  // pressure within the same solve.  Gauss-Seidel between a contact set and stiff springs on
-  // the same body instead converged slowly or not at all.  The kernel reads its gaps and free
-  // volumes relative to u_free, so they move by h (u_free' − u_free).
-  const int nc = static_cast<int>(gap.size());
-  const int np = static_cast<int>(cavities.size());
-  const ConstraintLayout layout{nc, np, ns};
-  const int no = layout.spring_row(0);
-  Eigen::MatrixXd S = W.block(no, no, ns, ns);
-  VecX rhs(ns);
-  for (int j = 0; j < ns; ++j) {
-    S(j, j) += soft[j].compliance;
-    rhs[j] = u_free[no + j] + soft[j].bias;
-  }
-  const Eigen::LDLT<Eigen::MatrixXd> S_ldlt(S);
-  const VecX y = S_ldlt.solve(rhs);
-  PgsResult result;
-  if (no == 0) {
-    lambda = -y;
-    result.iterations = 1;
-    return result;
-  }
-  const Eigen::MatrixXd X = S_ldlt.solve(W.block(no, 0, ns, no));  // S⁻¹ W_so
-  Eigen::MatrixXd Wr = W.topLeftCorner(no, no);
-  Wr.noalias() -= W.block(0, no, no, ns) * X;
-  Wr = 0.5 * (Wr + Wr.transpose()).eval();  // symmetric to rounding
-  const VecX shift = -W.block(0, no, no, ns) * y;  // u_free' − u_free
-  const VecX ur = u_free.head(no) + shift;
-  std::vector<double> gap_r(gap);
-  for (int k = 0; k < nc; ++k) gap_r[k] += h * shift[layout.contact_row(k)];
-  for (int k = 0; k < np; ++k) cavities[k].volume_free += h * shift[layout.cavity_row(k)];
-  VecX lo = lambda.head(no);
-  result = solve_rows(Wr, ur, gap_r, mu, cavities, h, max_iterations, tolerance, lo);
-  for (int k = 0; k < np; ++k) cavities[k].volume_free -= h * shift[layout.cavity_row(k)];
-  lambda.head(no) = lo;
-  lambda.segment(no, ns) = -y - X * lo;
-  return result;
+  PgsSolver pgs;
+  const SolveResult r = solve_constraints_with(pgs, W, nullptr, u_free, gap, mu, cavities, soft, h, max_iterations,
+                                               tolerance, lambda);
+  return {r.iterations, r.residual};
 }
 
 PgsResult solve_contacts_pgs(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,

@@ -8,6 +8,7 @@ namespace suction {
 void init_compliance(const Model& model, Workspace& work) {
   // the backend is chosen once per model: a name it does not know is a clear error here
   work.compliance = make_compliance_backend(model.settings.compliance_backend);
+  work.solver = make_constraint_solver(model.settings.solver.method);  // (the solve stage's)
   ComplianceSetup setup;
   for (const FemSystem& sys : work.fem) setup.fem.push_back({&sys.free_index, sys.num_free});
   setup.num_rigid = static_cast<int>(model.rigid.size());

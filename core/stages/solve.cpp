@@ -1,8 +1,8 @@
 // Stage 5b, solve (docs/method.md §8): the contact forces and cavity pressures of the step by
-// projected Gauss-Seidel (solver/pgs.h), warm-started from the last step.
+// the model's method (settings.solver.method: solver/solver.h), warm-started from the last step.
 #include <algorithm>
 
-#include "solver/pgs.h"
+#include "solver/solver.h"
 #include "stages/stages.h"
 
 namespace suction {
@@ -20,6 +20,7 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
   work.lambda.setZero(layout.count());
   work.solver_iterations = 0;
   work.solver_residual = 0.0;
+  work.solver_converged = true;
   if (layout.count() == 0) return;
   // warm start: last step's force of the same feature pair (state.contacts is sorted by key)
   for (int k = 0; k < nc; ++k) {
@@ -43,9 +44,10 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
   }
   std::vector<double> gap(nc);
   for (int k = 0; k < nc; ++k) gap[k] = work.contacts[k].gap;
-  const PgsResult r = solve_pgs(work.W, work.u_free, gap, work.contact_mu, cavities, work.soft_rows, model.settings.dt,
-                                model.settings.solver.max_iterations, model.settings.solver.tolerance,
-                                work.lambda);
+  const SolveResult r =
+      solve_constraints_with(*work.solver, work.W, work.compliance->device_matrix(layout.count()), work.u_free, gap,
+                             work.contact_mu, cavities, work.soft_rows, model.settings.dt,
+                             model.settings.solver.max_iterations, model.settings.solver.tolerance, work.lambda);
   for (int k = 0; k < np; ++k) {
     CavityState& c = state.cavities[work.cavity_index[k]];
     c.pressure = cavities[k].pressure;
@@ -56,6 +58,7 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
   }
   work.solver_iterations = r.iterations;
   work.solver_residual = r.residual;
+  work.solver_converged = r.converged;
 }
 
 }  // namespace suction

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "backends/compliance_backend.h"
+#include "solver/solver.h"
 #include "cavity/cavity_state.h"
 #include "collision/contact.h"
 #include "collision/detector.h"
@@ -54,6 +55,7 @@ struct Workspace {
   VecX u_free;     // H v_free
   VecX lambda;     // row forces: [N] for contacts, P − P_atm [Pa] for cavities
   std::unique_ptr<ComplianceBackend> compliance;
+  std::unique_ptr<ConstraintSolver> solver;  // settings.solver.method (solver/solver.h)
 
   // cavities: one row per active (non-dormant) cavity (rows.layout.cavity_rows())
   std::vector<int> cavity_index;           // cavity row k -> index into State::cavities
@@ -79,7 +81,8 @@ struct Workspace {
   std::vector<char> rigid_surface_checked;
 
   int solver_iterations = 0;
-  double solver_residual = 0.0;
+  double solver_residual = 0.0;     // the common residual (natural_residual)
+  bool solver_converged = true;     // residual ≤ settings.solver.tolerance
 };
 
 }  // namespace suction

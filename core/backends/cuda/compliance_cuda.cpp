@@ -57,6 +57,8 @@ class CudaCompliance final : public ComplianceBackend {
     }
   }
 
+  const double* device_matrix(int rows) const override { return device_.device_W(rows); }
+
   void build(const ComplianceInput& in, Eigen::MatrixXd& W) override {
     const ConstraintRows& rows = *in.rows;
     const int k = rows.count();

@@ -5,6 +5,8 @@
 // input gives the same W bit for bit.
 #include "dense_compliance.h"
 
+#include "cuda_buffers.cuh"
+
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -18,52 +20,7 @@ namespace suction::cuda {
 
 namespace {
 
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) {
-    cudaGetLastError();  // clear a sticky state where possible
-    throw CudaError{std::string(what) + ": " + cudaGetErrorString(status)};
-  }
-}
-void check(cublasStatus_t status, const char* what) {
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw CudaError{std::string(what) + ": cuBLAS status " + std::to_string(int(status))};
-}
-void check(cusolverStatus_t status, const char* what) {
-  if (status != CUSOLVER_STATUS_SUCCESS)
-    throw CudaError{std::string(what) + ": cuSOLVER status " + std::to_string(int(status))};
-}
-
-/// a growing array, on the device or page-locked on the host (asynchronous copies need the
-/// latter); its contents are not kept across growth
-enum class Memory { Device, Pinned };
-template <class T, Memory M>
-struct Buffer {
-  T* ptr = nullptr;
-  size_t capacity = 0;
-  void reserve(size_t n) {
-    if (n <= capacity) return;
-    release();
-    const size_t grown = std::max(n, capacity + capacity / 2);
-    void* p = nullptr;
-    if constexpr (M == Memory::Device) check(cudaMalloc(&p, grown * sizeof(T)), "cudaMalloc");
-    else check(cudaMallocHost(&p, grown * sizeof(T)), "cudaMallocHost");
-    ptr = static_cast<T*>(p);
-    capacity = grown;
-  }
-  void release() {
-    if (ptr) {
-      if constexpr (M == Memory::Device) cudaFree(ptr);
-      else cudaFreeHost(ptr);
-    }
-    ptr = nullptr;
-    capacity = 0;
-  }
-  ~Buffer() { release(); }
-};
-template <class T>
-using DeviceBuffer = Buffer<T, Memory::Device>;
-template <class T>
-using PinnedBuffer = Buffer<T, Memory::Pinned>;
+using namespace detail;
 
 /// Host data sent to the device each step: copied into page-locked staging (the caller's
 /// array may change before the stream runs), then queued on the stream.
@@ -295,6 +252,8 @@ void DenseCompliance::add_rigid(int body, int kb, const int* rows, const double*
   s.add_to_W(kb, b.Wb.ptr, d_rows);
   s.close_mark(2, t_rigid);
 }
+
+const double* DenseCompliance::device_W(int k) const { return k > 0 && k == impl_->k ? impl_->W.ptr : nullptr; }
 
 int DenseCompliance::finish(double* W_host) {
   Impl& s = *impl_;

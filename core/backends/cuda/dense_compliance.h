@@ -48,6 +48,9 @@ class DenseCompliance {
   /// Waits for the step and copies W (k × k, column-major) to W_host.  Returns the index of
   /// the first FEM body used in W whose system was not positive definite on the device, or -1.
   int finish(double* W_host);
+  /// W of the last finish() on the device (k × k, column-major), valid until the next begin();
+  /// null when that W does not have k rows
+  const double* device_W(int k) const;
 
   /// Device-side timings (CUDA events), summed over the steps since init; recorded only when
   /// enabled (SUCTION_CUDA_PROFILE=1 in the environment: compliance_cuda.cpp).

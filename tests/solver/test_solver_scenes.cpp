@@ -1,0 +1,140 @@
+// Every CPU solver on whole scenes against analytic oracles (the incline's Coulomb stick and
+// slide, a block's four corners carrying its weight), and the suction stories (ground's
+// minimum pressure, pull_test's peak pull, rigid_lift's lift) within 1 % of the PGS at a tight
+// tolerance (SolverStory: native only, by its suite name).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "probes/probes.h"
+#include "scene/scene.h"
+#include "sim/simulation.h"
+
+using namespace suction;
+
+namespace {
+
+Model load(const std::string& name, const std::string& method, const std::vector<std::string>& sets = {}) {
+  std::vector<SceneOverride> o;
+  for (const auto& s : sets) o.push_back(parse_override(s));
+  Model m = load_scene_file(std::string(SUCTION_SCENES_DIR) + "/" + name, o);
+  m.settings.solver.method = method;
+  return m;
+}
+
+int probe_index(const Model& m, const std::string& name) {
+  for (size_t i = 0; i < m.probes.size(); ++i)
+    if (m.probes[i].name == name) return static_cast<int>(i);
+  ADD_FAILURE() << "no probe " << name;
+  return 0;
+}
+
+class SolverScenes : public ::testing::TestWithParam<std::string> {};
+
+}  // namespace
+
+TEST_P(SolverScenes, TheInclineSticksBelowTheFrictionAngleAndSlidesWithCoulombAbove) {
+  {
+    Simulation sim(load("incline.json", GetParam(), {"/parameters/angle_deg=10", "/parameters/mu=0.3"}));
+    for (int i = 0; i < 200; ++i) sim.step();  // 1 s
+    EXPECT_LT(std::abs(sim.probe_values()[0]), 1e-5) << "tan 10° < 0.3: it sticks";
+  }
+  const double angle = 30.0 * kPi / 180.0, mu = 0.3, g = 9.81;
+  Simulation sim(load("incline.json", GetParam(), {"/parameters/angle_deg=30", "/parameters/mu=0.3"}));
+  const int block = sim.model().find_body("block")->index;
+  const Vec3 down(std::cos(angle), 0, -std::sin(angle));
+  for (int i = 0; i < 40; ++i) sim.step();
+  const double v0 = sim.state().rigid[block].velocity.dot(down), t0 = sim.state().time;
+  const double s0 = sim.probe_values()[0];
+  int unconverged = 0;
+  for (int i = 0; i < 100; ++i) {
+    sim.step();
+    unconverged += !sim.profile().solver_converged;
+  }
+  const double t = sim.state().time - t0;
+  const double a = (sim.state().rigid[block].velocity.dot(down) - v0) / t;
+  const double expected = g * (std::sin(angle) - mu * std::cos(angle));
+  // the sliding distance over the same 0.5 s: s = v0 t + a t² / 2
+  const double slid = sim.probe_values()[0] - s0;
+  std::printf("%s: incline 30°: a = %.5g m/s² (Coulomb %.5g), slid %.5g m (%.5g), %d unconverged solves\n",
+              GetParam().c_str(), a, expected, slid, v0 * t + 0.5 * expected * t * t, unconverged);
+  EXPECT_NEAR(a, expected, 0.02 * expected);
+  EXPECT_NEAR(slid, v0 * t + 0.5 * expected * t * t, 0.02 * slid);
+  EXPECT_EQ(unconverged, 0);
+}
+
+TEST_P(SolverScenes, ABlockOnTheGroundRestsOnItsFourCornersWithItsWeight) {
+  Simulation sim(load("block_on_ground.json", GetParam()));
+  const BodyRef block = *sim.model().find_body("block");
+  const double weight = sim.model().rigid[block.index].mass * 9.81;
+  double worst_force = 0.0, worst_height = 0.0;
+  int unconverged = 0;
+  for (int i = 0; i < 400; ++i) {
+    sim.step();
+    unconverged += !sim.profile().solver_converged;
+    worst_height = std::max(worst_height, std::abs(sim.state().rigid[block.index].position.z() - 0.05));
+    if (i >= 2)
+      worst_force = std::max(worst_force,
+                             std::abs(body_contact_force(sim.model(), sim.state(), block).z() - weight) / weight);
+  }
+  std::printf("%s: block on ground: worst force error %.3g, height error %.3g m, %d unconverged solves\n",
+              GetParam().c_str(), worst_force, worst_height, unconverged);
+  EXPECT_LT(worst_height, 1e-5);
+  EXPECT_LT(worst_force, 0.005);
+  EXPECT_EQ(unconverged, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, SolverScenes, ::testing::Values("pgs", "apgd", "uzawa"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// The suction stories with each method against the PGS, all at a tight tolerance with room to
+// reach it.  Slow (three scenes per method): native only.
+class SolverStory : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SolverStory, TheSuctionStoriesAgreeWithThePgsWithinOnePercent) {
+  struct Story {
+    const char* scene;
+    const char* force_probe;
+    const char* z_probe;
+  };
+  for (const Story& story : {Story{"ground.json", "hand_force", "cup_z"}, Story{"pull_test.json", "pull_force", "cup_z"},
+                             Story{"rigid_lift.json", "hand_force", "object_z"}}) {
+    double p_min[2], peak[2], lift[2];
+    long unconverged[2] = {0, 0}, iterations[2] = {0, 0}, steps = 0;
+    for (int m = 0; m < 2; ++m) {
+      Model model = load(story.scene, m == 0 ? "pgs" : GetParam());
+      model.settings.solver.tolerance = 1e-8;
+      model.settings.solver.max_iterations = 2000;
+      Simulation sim(std::move(model));
+      const int pf = probe_index(sim.model(), story.force_probe), pz = probe_index(sim.model(), story.z_probe),
+                pp = probe_index(sim.model(), "pressure");
+      steps = std::lround(sim.model().settings.duration / sim.model().settings.dt);
+      const double z0 = sim.probe_values()[pz];
+      p_min[m] = sim.model().settings.p_atm;
+      peak[m] = -1e30;
+      lift[m] = 0.0;
+      for (long i = 0; i < steps; ++i) {
+        sim.step();
+        const auto v = sim.probe_values();
+        p_min[m] = std::min(p_min[m], v[pp]);
+        peak[m] = std::max(peak[m], v[pf]);
+        lift[m] = std::max(lift[m], v[pz] - z0);
+        unconverged[m] += !sim.profile().solver_converged;
+        iterations[m] += sim.profile().solver_iterations;
+      }
+    }
+    const double suction0 = kPAtm - p_min[0], suction1 = kPAtm - p_min[1];
+    std::printf("%s with %s: P_min %.1f / %.1f Pa, peak %.4f / %.4f N, lift %.3f / %.3f mm, mean iterations "
+                "%.1f / %.1f, unconverged %ld / %ld of %ld (pgs / method)\n",
+                story.scene, GetParam().c_str(), p_min[0], p_min[1], peak[0], peak[1], 1e3 * lift[0], 1e3 * lift[1],
+                double(iterations[0]) / steps, double(iterations[1]) / steps, unconverged[0], unconverged[1], steps);
+    EXPECT_NEAR(suction1, suction0, 0.01 * suction0) << story.scene;
+    EXPECT_NEAR(peak[1], peak[0], 0.01 * std::abs(peak[0])) << story.scene;
+    EXPECT_NEAR(lift[1], lift[0], 0.01 * std::max(lift[0], 1e-3)) << story.scene;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, SolverStory, ::testing::Values("apgd", "uzawa"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
