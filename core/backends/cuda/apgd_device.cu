@@ -16,7 +16,8 @@ namespace {
 using namespace detail;
 
 constexpr int kThreads = 256;
-constexpr int kSums = 8;  // the reduction's outputs, below
+constexpr int kSums = 8;         // the reduction's outputs, below
+constexpr int kKernelBatch = 8;  // iterations queued between two looks at the control
 
 // the outputs of one reduction, in this order
 enum Sum { FCand = 0, FY, GradDotD, MetricD, RestartDot, MaxR, MaxF, MaxCav };
@@ -27,9 +28,19 @@ struct Rows {
   double h;
 };
 
-// gm = De Saxcé's modified W y + r; out = prox(y − t·scale∘gm) (solver/apgd.cpp, step)
-__global__ void step_kernel(Rows R, const double* y, const double* w_y, double t, bool zero_step, double* out,
-                            double* gm) {
+// The iteration's control, on the device: the host queues iterations without waiting and
+// reads this every kKernelBatch iterations.
+struct Control {
+  double L, theta, beta, best_residual, tolerance;
+  int iterations, max_iterations, tries, accepted, improved, finish_pending, done;
+};
+
+// gm = De Saxcé's modified W y + r; out = prox(y − t·scale∘gm) (solver/apgd.cpp, step), with
+// t = 1/L from the control (t = 0: the warm start's projection)
+__global__ void step_kernel(Rows R, const Control* ctl, bool zero_step, const double* y, const double* w_y,
+                            double* out, double* gm) {
+  if (ctl->done) return;
+  const double t = zero_step ? 0.0 : 1.0 / ctl->L;
   const int item = blockIdx.x * blockDim.x + threadIdx.x;
   if (item < R.nc) {
     const int i = 3 * item;
@@ -67,10 +78,11 @@ __global__ void step_kernel(Rows R, const double* y, const double* w_y, double t
   }
 }
 
-// per item: the terms of the sums and maxima the host decides on (natural_residual's
+// per item: the terms of the sums and maxima the iteration decides on (natural_residual's
 // definition for the residual), reduced per block in a fixed tree; partial[block·kSums + s]
-__global__ void reduce_kernel(Rows R, const double* c, const double* w_c, const double* y, const double* w_y,
-                              const double* x, const double* gm, double* partial) {
+__global__ void reduce_kernel(Rows R, const Control* ctl, const double* c, const double* w_c, const double* y,
+                              const double* w_y, const double* x, const double* gm, double* partial) {
+  if (ctl->done) return;
   __shared__ double sh[kSums][kThreads];
   const int item = blockIdx.x * blockDim.x + threadIdx.x;
   double v[kSums] = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -124,25 +136,81 @@ __global__ void reduce_kernel(Rows R, const double* c, const double* w_c, const 
     for (int s = 0; s < kSums; ++s) partial[blockIdx.x * kSums + s] = sh[s][0];
 }
 
-// the blocks' partials, summed in block order by one thread (few blocks: ≤ a few dozen)
-__global__ void finish_kernel(int blocks, const double* partial, double* out) {
-  if (threadIdx.x != 0 || blockIdx.x != 0) return;
-  double v[kSums] = {0, 0, 0, 0, 0, 0, 0, 0};
+// the blocks' partials summed in block order
+__device__ void sum_partials(int blocks, const double* partial, double v[kSums]) {
+  for (int s = 0; s < kSums; ++s) v[s] = 0.0;
   for (int b = 0; b < blocks; ++b)
     for (int s = 0; s < kSums; ++s) {
       const double p = partial[b * kSums + s];
       v[s] = s >= MaxR ? fmax(v[s], p) : v[s] + p;
     }
-  for (int s = 0; s < kSums; ++s) out[s] = v[s];
 }
 
-// y = c + β (c − x), w_y likewise
-__global__ void extrapolate_kernel(int n, double beta, const double* c, const double* x, const double* w_c,
-                                   const double* w_x, double* y, double* w_y) {
+__device__ double residual_of(const double v[kSums]) {
+  const double contacts = v[MaxR] > 0.0 ? v[MaxR] / fmax(v[MaxF], v[MaxR]) : 0.0;
+  return fmax(contacts, v[MaxCav]);
+}
+
+// the warm start's residual: the first best
+__global__ void init_kernel(int blocks, const double* partial, Control* ctl) {
+  double v[kSums];
+  sum_partials(blocks, partial, v);
+  ctl->best_residual = residual_of(v);
+  ctl->done = ctl->best_residual <= ctl->tolerance || ctl->max_iterations <= 0;
+}
+
+// one thread: the sufficient-decrease test (a failed one doubles L and the iteration is taken
+// again from the same y), the residual, the momentum or a restart (solver/apgd.cpp)
+__global__ void decide_kernel(int blocks, const double* partial, Control* ctl) {
+  if (ctl->done) return;
+  if (ctl->finish_pending) {
+    ctl->done = 1;
+    return;
+  }
+  double v[kSums];
+  sum_partials(blocks, partial, v);
+  const double bound = v[FY] + v[GradDotD] + 0.5 * ctl->L * v[MetricD];
+  if (!(v[FCand] <= bound + 1e-12 * fabs(v[FY])) && ctl->tries < 40) {
+    ctl->L *= 2.0;
+    ++ctl->tries;
+    ctl->accepted = 0;
+    return;
+  }
+  ctl->tries = 0;
+  ctl->accepted = 1;
+  ++ctl->iterations;
+  const double res = residual_of(v);
+  ctl->improved = res < ctl->best_residual;
+  if (ctl->improved) ctl->best_residual = res;
+  const double theta = ctl->theta;
+  const double theta_next = 0.5 * (-theta * theta + theta * sqrt(theta * theta + 4.0));
+  if (v[RestartDot] > 0.0) {  // against the last move: no momentum
+    ctl->beta = 0.0;
+    ctl->theta = 1.0;
+  } else {
+    ctl->beta = theta * (1.0 - theta) / (theta * theta + theta_next);
+    ctl->theta = theta_next;
+  }
+  ctl->L *= 0.9;
+  if (res <= ctl->tolerance || ctl->iterations >= ctl->max_iterations) ctl->finish_pending = 1;
+}
+
+// an accepted step: best ← c where it improved; y = c + β (c − x) (β = 0 on a restart),
+// w_y likewise; x ← c, w_x ← w_c
+__global__ void update_kernel(int n, const Control* ctl, const double* c, const double* w_c, double* x, double* w_x,
+                              double* y, double* w_y, double* best, double* w_best) {
+  if (ctl->done || !ctl->accepted) return;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
+  const double beta = ctl->beta;
+  if (ctl->improved) {
+    best[i] = c[i];
+    w_best[i] = w_c[i];
+  }
   y[i] = c[i] + beta * (c[i] - x[i]);
   w_y[i] = w_c[i] + beta * (w_c[i] - w_x[i]);
+  x[i] = c[i];
+  w_x[i] = w_c[i];
 }
 
 }  // namespace
@@ -151,9 +219,11 @@ struct DeviceApgd::Impl {
   cudaStream_t stream = nullptr;
   cublasHandle_t blas = nullptr;
   cudaEvent_t up0 = nullptr, up1 = nullptr;
-  DeviceBuffer<double> W, r, scale, diag, mu, air, p_atm, p_max;
-  DeviceBuffer<double> x, w_x, y, w_y, c, w_c, gm, best, w_best, partial, sums;
-  PinnedBuffer<double> host_sums, staging;
+  DeviceBuffer<double> W, packed;
+  DeviceBuffer<double> x, w_x, y, w_y, c, w_c, gm, best, w_best, partial;
+  DeviceBuffer<Control> control;
+  PinnedBuffer<Control> host_control;
+  PinnedBuffer<double> staging;
   double upload_ms = 0.0;
 
   void init() {
@@ -169,15 +239,6 @@ struct DeviceApgd::Impl {
     if (up1) cudaEventDestroy(up1);
     if (blas) cublasDestroy(blas);
     if (stream) cudaStreamDestroy(stream);
-  }
-  void send(DeviceBuffer<double>& to, const double* from, size_t n) {
-    to.reserve(std::max<size_t>(n, 1));
-    staging.reserve(std::max<size_t>(n, 1));
-    if (n == 0) return;
-    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");  // staging is reused
-    std::memcpy(staging.ptr, from, n * sizeof(double));
-    check(cudaMemcpyAsync(to.ptr, staging.ptr, n * sizeof(double), cudaMemcpyHostToDevice, stream),
-          "cudaMemcpyAsync");
   }
   void copy(double* to, const double* from, size_t n) {
     check(cudaMemcpyAsync(to, from, n * sizeof(double), cudaMemcpyDeviceToDevice, stream), "cudaMemcpyAsync");
@@ -209,41 +270,61 @@ int DeviceApgd::solve(const ApgdRows& rows, const double* W_device, const double
     check(cudaEventRecord(s.up1, s.stream), "cudaEventRecord");
     Wd = s.W.ptr;
   }
-  s.send(s.r, rows.r, nn);
-  s.send(s.scale, rows.scale, nn);
-  s.send(s.diag, rows.diag, nn);
-  s.send(s.mu, rows.mu, nc);
-  s.send(s.air, rows.air, np);
-  s.send(s.p_atm, rows.p_atm, np);
-  s.send(s.p_max, rows.p_max, np);
+  // the rows' arrays and the warm start in one upload: r, scale, diag, λ [n each], μ [nc],
+  // N, P_atm, p_max [np each]
+  const size_t packed = 4 * nn + nc + 3 * static_cast<size_t>(np);
+  s.staging.reserve(packed);
+  s.packed.reserve(packed);
+  {
+    double* h = s.staging.ptr;
+    auto put = [&h](const double* from, size_t count) {
+      if (count) std::memcpy(h, from, count * sizeof(double));
+      h += count;
+    };
+    check(cudaStreamSynchronize(s.stream), "cudaStreamSynchronize");  // the staging is reused
+    put(rows.r, nn);
+    put(rows.scale, nn);
+    put(rows.diag, nn);
+    put(lambda, nn);
+    put(rows.mu, nc);
+    put(rows.air, np);
+    put(rows.p_atm, np);
+    put(rows.p_max, np);
+    check(cudaMemcpyAsync(s.packed.ptr, s.staging.ptr, packed * sizeof(double), cudaMemcpyHostToDevice, s.stream),
+          "cudaMemcpyAsync rows");
+  }
+  const double* d_r = s.packed.ptr;
+  const double* d_scale = d_r + nn;
+  const double* d_diag = d_scale + nn;
+  const double* d_lambda0 = d_diag + nn;
+  const double* d_mu = d_lambda0 + nn;
+  const double* d_air = d_mu + nc;
+  const double* d_p_atm = d_air + np;
+  const double* d_p_max = d_p_atm + np;
   for (DeviceBuffer<double>* b : {&s.x, &s.w_x, &s.y, &s.w_y, &s.c, &s.w_c, &s.gm, &s.best, &s.w_best})
     b->reserve(std::max<size_t>(nn, 1));
   const int blocks = (items + kThreads - 1) / kThreads;
   s.partial.reserve(static_cast<size_t>(std::max(blocks, 1)) * kSums);
-  s.sums.reserve(kSums);
-  s.host_sums.reserve(kSums);
-  const Rows R{nc, np, s.r.ptr, s.scale.ptr, s.diag.ptr, s.mu.ptr, s.air.ptr, s.p_atm.ptr, s.p_max.ptr, rows.h};
+  const Rows R{nc, np, d_r, d_scale, d_diag, d_mu, d_air, d_p_atm, d_p_max, rows.h};
 
-  // the sums of (c, w_c) against (y, w_y) and x, to the host
-  auto reduce = [&](const double* c, const double* w_c, const double* y, const double* w_y, const double* x,
-                    double out[kSums]) {
-    reduce_kernel<<<blocks, kThreads, 0, s.stream>>>(R, c, w_c, y, w_y, x, s.gm.ptr, s.partial.ptr);
-    finish_kernel<<<1, 1, 0, s.stream>>>(blocks, s.partial.ptr, s.sums.ptr);
-    check(cudaGetLastError(), "reduce kernels");
-    check(cudaMemcpyAsync(s.host_sums.ptr, s.sums.ptr, kSums * sizeof(double), cudaMemcpyDeviceToHost, s.stream),
-          "cudaMemcpyAsync sums");
-    check(cudaStreamSynchronize(s.stream), "cudaStreamSynchronize");
-    std::memcpy(out, s.host_sums.ptr, kSums * sizeof(double));
-  };
-  auto residual_of = [](const double v[kSums]) {
-    const double contacts = v[MaxR] > 0.0 ? v[MaxR] / std::max(v[MaxF], v[MaxR]) : 0.0;
-    return std::max(contacts, v[MaxCav]);
-  };
+  // the control, on the device
+  Control init{};
+  init.L = 1.0;
+  init.theta = 1.0;
+  init.tolerance = tolerance;
+  init.max_iterations = max_iterations;
+  s.control.reserve(1);
+  s.host_control.reserve(1);
+  *s.host_control.ptr = init;
+  check(cudaMemcpyAsync(s.control.ptr, s.host_control.ptr, sizeof(Control), cudaMemcpyHostToDevice, s.stream),
+        "cudaMemcpyAsync control");
+  Control* ctl = s.control.ptr;
+  const int row_blocks = (n + kThreads - 1) / kThreads;
 
-  // the warm start, projected (a zero step), and W times it
-  s.send(s.y, lambda, nn);
+  // the warm start, projected (a zero step), W times it, and its residual: the first best
+  s.copy(s.y.ptr, d_lambda0, nn);
   check(cudaMemsetAsync(s.w_y.ptr, 0, nn * sizeof(double), s.stream), "cudaMemsetAsync");
-  step_kernel<<<blocks, kThreads, 0, s.stream>>>(R, s.y.ptr, s.w_y.ptr, 0.0, true, s.x.ptr, s.gm.ptr);
+  step_kernel<<<blocks, kThreads, 0, s.stream>>>(R, ctl, true, s.y.ptr, s.w_y.ptr, s.x.ptr, s.gm.ptr);
   check(cudaGetLastError(), "step kernel");
   s.gemv(n, Wd, s.x.ptr, s.w_x.ptr);
   if (!W_device) {
@@ -254,49 +335,36 @@ int DeviceApgd::solve(const ApgdRows& rows, const double* W_device, const double
   }
   s.copy(s.y.ptr, s.x.ptr, nn);
   s.copy(s.w_y.ptr, s.w_x.ptr, nn);
-  double v[kSums];
-  reduce(s.x.ptr, s.w_x.ptr, s.y.ptr, s.w_y.ptr, s.x.ptr, v);
-  double best_residual = residual_of(v);
   s.copy(s.best.ptr, s.x.ptr, nn);
   s.copy(s.w_best.ptr, s.w_x.ptr, nn);
+  reduce_kernel<<<blocks, kThreads, 0, s.stream>>>(R, ctl, s.x.ptr, s.w_x.ptr, s.y.ptr, s.w_y.ptr, s.x.ptr, s.gm.ptr,
+                                                   s.partial.ptr);
+  init_kernel<<<1, 1, 0, s.stream>>>(blocks, s.partial.ptr, ctl);
+  check(cudaGetLastError(), "init kernels");
 
-  double L = 1.0, theta = 1.0;
-  int it = 0;
-  while (best_residual > tolerance && it < max_iterations) {
-    ++it;
-    for (int tries = 0;; ++tries) {
-      step_kernel<<<blocks, kThreads, 0, s.stream>>>(R, s.y.ptr, s.w_y.ptr, 1.0 / L, false, s.c.ptr, s.gm.ptr);
-      check(cudaGetLastError(), "step kernel");
+  // iterations queued kKernelBatch at a time; the host waits only between batches.  Each
+  // queued iteration past the end does nothing (every kernel reads ctl->done first).
+  const long launch_limit = 2L * max_iterations + 64;
+  long launched = 0;
+  for (;;) {
+    check(cudaMemcpyAsync(s.host_control.ptr, ctl, sizeof(Control), cudaMemcpyDeviceToHost, s.stream),
+          "cudaMemcpyAsync control");
+    check(cudaStreamSynchronize(s.stream), "cudaStreamSynchronize");
+    if (s.host_control.ptr->done || launched >= launch_limit) break;
+    for (int b = 0; b < kKernelBatch; ++b, ++launched) {
+      step_kernel<<<blocks, kThreads, 0, s.stream>>>(R, ctl, false, s.y.ptr, s.w_y.ptr, s.c.ptr, s.gm.ptr);
       s.gemv(n, Wd, s.c.ptr, s.w_c.ptr);
-      reduce(s.c.ptr, s.w_c.ptr, s.y.ptr, s.w_y.ptr, s.x.ptr, v);
-      const double bound = v[FY] + v[GradDotD] + 0.5 * L * v[MetricD];
-      if (v[FCand] <= bound + 1e-12 * std::abs(v[FY]) || tries >= 40) break;
-      L *= 2.0;
+      reduce_kernel<<<blocks, kThreads, 0, s.stream>>>(R, ctl, s.c.ptr, s.w_c.ptr, s.y.ptr, s.w_y.ptr, s.x.ptr,
+                                                       s.gm.ptr, s.partial.ptr);
+      decide_kernel<<<1, 1, 0, s.stream>>>(blocks, s.partial.ptr, ctl);
+      update_kernel<<<row_blocks, kThreads, 0, s.stream>>>(n, ctl, s.c.ptr, s.w_c.ptr, s.x.ptr, s.w_x.ptr, s.y.ptr,
+                                                           s.w_y.ptr, s.best.ptr, s.w_best.ptr);
     }
-    const double res = residual_of(v);
-    if (res < best_residual) {
-      best_residual = res;
-      s.copy(s.best.ptr, s.c.ptr, nn);
-      s.copy(s.w_best.ptr, s.w_c.ptr, nn);
-    }
-    if (res <= tolerance) break;
-    const double theta_next = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4.0));
-    const double beta = theta * (1.0 - theta) / (theta * theta + theta_next);
-    if (v[RestartDot] > 0.0) {
-      s.copy(s.y.ptr, s.c.ptr, nn);
-      s.copy(s.w_y.ptr, s.w_c.ptr, nn);
-      theta = 1.0;
-    } else {
-      extrapolate_kernel<<<(n + kThreads - 1) / kThreads, kThreads, 0, s.stream>>>(n, beta, s.c.ptr, s.x.ptr,
-                                                                                    s.w_c.ptr, s.w_x.ptr, s.y.ptr,
-                                                                                    s.w_y.ptr);
-      check(cudaGetLastError(), "extrapolate kernel");
-      theta = theta_next;
-    }
-    std::swap(s.x.ptr, s.c.ptr);
-    std::swap(s.w_x.ptr, s.w_c.ptr);
-    L *= 0.9;
+    check(cudaGetLastError(), "iteration kernels");
   }
+  const Control& done = *s.host_control.ptr;
+  const double best_residual = done.best_residual;
+  const int it = done.iterations;
   check(cudaMemcpyAsync(lambda, s.best.ptr, nn * sizeof(double), cudaMemcpyDeviceToHost, s.stream), "cudaMemcpy λ");
   check(cudaMemcpyAsync(w_lambda, s.w_best.ptr, nn * sizeof(double), cudaMemcpyDeviceToHost, s.stream),
         "cudaMemcpy Wλ");
