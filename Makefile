@@ -28,6 +28,11 @@
 #                 GC; fails if wasm memory or JS objects grow > 1 % after the warm-up (docs/web.md)
 #   make cuda     configure + build build/cuda (SUCTION_WITH_CUDA=ON, sm_90; compile only here)
 #   make table2   cuda build, then scripts/table2.py: the paper's Table 2 sweep, cpu and cuda
+#   make solvers  native build, then scripts/solver_table.py: the constraint solvers side by side
+#                 (pgs, apgd, uzawa: iterations, residual, ms per solve and per step) on ground,
+#                 rigid_lift, pull_test, soft_cube_lift and cube_grasp at 1, 8, 13, 17 cells
+#                 (~15 min here; SOLVER_TABLE_ARGS adds flags, e.g. --backend cuda
+#                 --methods pgs,apgd_cuda --bin build/cuda/native/suction on a GPU machine)
 #   make convergence  native build, then scripts/convergence.py: the paper's Fig. 9 study (mesh
 #                 size and time step on scenes/ground.json) -> docs/img/convergence.png
 #   make sanitize configure + build build/sanitize (clang-14, ASan + UBSan, libFuzzer targets)
@@ -77,7 +82,7 @@ export DEBIAN_FRONTEND := noninteractive
 # ctest: show the output of failing tests.
 export CTEST_OUTPUT_ON_FAILURE := 1
 
-.PHONY: all test deps native wasm cuda table2 convergence demo bench clean \
+.PHONY: all test deps native wasm cuda table2 solvers convergence demo bench clean \
         test-native test-wasm configure-native configure-wasm configure-cuda \
         wasm-web configure-wasm-web bench-wasm wasm-bench configure-wasm-bench bench-browser \
         web web-deps serve demo-native test-web test-web-unit test-web-e2e bunny-mesh
@@ -240,6 +245,11 @@ bench: native
 	bench/compliance_sweep.sh $(SUCTION_BIN)
 	@$(MAKE) bench-wasm SUCTION_DEPS_CHECKED=1 BENCH_WASM_SCENES="$(BENCH_SCENES)" BENCH_WASM_STEPS=whole
 	@$(MAKE) bench-browser SUCTION_DEPS_CHECKED=1
+
+# the constraint solvers side by side (docs/validation.md, "The constraint solvers")
+SOLVER_TABLE_ARGS ?=
+solvers: native
+	python3 scripts/solver_table.py --bin $(SUCTION_BIN) $(SOLVER_TABLE_ARGS)
 
 # the paper's Fig. 9: ground.json over 4 cup meshes and 3 time steps, sequential (~15 min);
 # CSVs and the table in build/convergence, the figure in docs/img/convergence.png

@@ -1,7 +1,9 @@
 // suction validate SCENE: loads and checks a scene without simulating it.
 #include <iostream>
 
+#include "backends/compliance_backend.h"
 #include "cli_common.h"
+#include "common/error.h"
 #include "scene/scene.h"
 
 namespace suction::cli {
@@ -16,7 +18,14 @@ void add_validate_command(CLI::App& app, SceneOptions& options, CLI::App*& comma
 
 int validate_command(const SceneOptions& options) {
   const std::vector<SceneOverride> overrides = scene_overrides(options);
-  const std::vector<SceneIssue> issues = validate_scene_file(options.scene, overrides);
+  std::vector<SceneIssue> issues = validate_scene_file(options.scene, overrides);
+  if (!options.solver.empty()) {  // --solver is applied after loading (cli_common.cpp): checked here
+    try {
+      check_constraint_solver(options.solver);
+    } catch (const InputError& e) {
+      issues.push_back({"", std::string("--solver: ") + e.what()});
+    }
+  }
   if (!issues.empty()) {
     print_scene_issues(options.scene, issues);
     return kExitBadInput;
