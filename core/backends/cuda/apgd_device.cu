@@ -234,7 +234,43 @@ struct DeviceApgd::Impl {
     check(cudaEventCreate(&up0), "cudaEventCreate");
     check(cudaEventCreate(&up1), "cudaEventCreate");
   }
+  cudaGraphExec_t exec = nullptr;  // the batch of iterations, kept across solves
+
+  /// captures what `enqueue` queues into `exec` (updated in place where the graph's shape is
+  /// the same, else made anew); false, with nothing queued, where capturing failed
+  template <class Enqueue>
+  bool capture(Enqueue&& enqueue) {
+    cudaGraph_t g = nullptr;
+    if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+      cudaGetLastError();
+      return false;
+    }
+    bool ok = true;
+    try {
+      enqueue();
+    } catch (const CudaError&) {
+      ok = false;
+    }
+    ok = cudaStreamEndCapture(stream, &g) == cudaSuccess && ok && g;
+    if (ok && exec) {
+      cudaGraphExecUpdateResultInfo info;
+      if (cudaGraphExecUpdate(exec, g, &info) != cudaSuccess) {
+        cudaGetLastError();
+        cudaGraphExecDestroy(exec);
+        exec = nullptr;
+      }
+    }
+    if (ok && !exec && cudaGraphInstantiate(&exec, g, 0) != cudaSuccess) {
+      exec = nullptr;
+      ok = false;
+    }
+    if (g) cudaGraphDestroy(g);
+    cudaGetLastError();  // a failed capture leaves nothing behind
+    return ok;
+  }
+
   ~Impl() {
+    if (exec) cudaGraphExecDestroy(exec);
     if (up0) cudaEventDestroy(up0);
     if (up1) cudaEventDestroy(up1);
     if (blas) cublasDestroy(blas);
@@ -343,15 +379,12 @@ int DeviceApgd::solve(const ApgdRows& rows, const double* W_device, const double
   check(cudaGetLastError(), "init kernels");
 
   // iterations queued kKernelBatch at a time; the host waits only between batches.  Each
-  // queued iteration past the end does nothing (every kernel reads ctl->done first).
-  const long launch_limit = 2L * max_iterations + 64;
-  long launched = 0;
-  for (;;) {
-    check(cudaMemcpyAsync(s.host_control.ptr, ctl, sizeof(Control), cudaMemcpyDeviceToHost, s.stream),
-          "cudaMemcpyAsync control");
-    check(cudaStreamSynchronize(s.stream), "cudaStreamSynchronize");
-    if (s.host_control.ptr->done || launched >= launch_limit) break;
-    for (int b = 0; b < kKernelBatch; ++b, ++launched) {
+  // queued iteration past the end does nothing (every kernel reads ctl->done first).  A batch
+  // is one CUDA graph (its 40 launches were the iteration's cost: the kernels are small), made
+  // once per solve by stream capture and put into the kept executable graph by an update
+  // where the shape allows; where capturing fails, the batch is launched kernel by kernel.
+  auto enqueue_batch = [&] {
+    for (int b = 0; b < kKernelBatch; ++b) {
       step_kernel<<<blocks, kThreads, 0, s.stream>>>(R, ctl, false, s.y.ptr, s.w_y.ptr, s.c.ptr, s.gm.ptr);
       s.gemv(n, Wd, s.c.ptr, s.w_c.ptr);
       reduce_kernel<<<blocks, kThreads, 0, s.stream>>>(R, ctl, s.c.ptr, s.w_c.ptr, s.y.ptr, s.w_y.ptr, s.x.ptr,
@@ -360,6 +393,18 @@ int DeviceApgd::solve(const ApgdRows& rows, const double* W_device, const double
       update_kernel<<<row_blocks, kThreads, 0, s.stream>>>(n, ctl, s.c.ptr, s.w_c.ptr, s.x.ptr, s.w_x.ptr, s.y.ptr,
                                                            s.w_y.ptr, s.best.ptr, s.w_best.ptr);
     }
+  };
+  const bool graph = s.capture(enqueue_batch);
+  const long launch_limit = 2L * max_iterations + 64;
+  long launched = 0;
+  for (;;) {
+    check(cudaMemcpyAsync(s.host_control.ptr, ctl, sizeof(Control), cudaMemcpyDeviceToHost, s.stream),
+          "cudaMemcpyAsync control");
+    check(cudaStreamSynchronize(s.stream), "cudaStreamSynchronize");
+    if (s.host_control.ptr->done || launched >= launch_limit) break;
+    if (graph) check(cudaGraphLaunch(s.exec, s.stream), "cudaGraphLaunch");
+    else enqueue_batch();
+    launched += kKernelBatch;
     check(cudaGetLastError(), "iteration kernels");
   }
   const Control& done = *s.host_control.ptr;
