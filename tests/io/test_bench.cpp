@@ -105,9 +105,29 @@ TEST(Bench, TableHasPaperColumnsAndRows) {
   size_t start = 0;
   for (size_t end; (end = table.find('\n', start)) != std::string::npos; start = end + 1)
     lines.push_back(table.substr(start, end - start));
-  ASSERT_EQ(lines.size(), 4u);
-  EXPECT_EQ(lines[1].size(), lines[2].size());
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[1], "solver: mean iterations 10.0   residual mean 0, max 0   not converged 0 of 2 solves");
   EXPECT_EQ(lines[2].size(), lines[3].size());
+  EXPECT_EQ(lines[3].size(), lines[4].size());
+}
+
+TEST(Bench, CountsTheSolvesThatDidNotConvergeAndTheirResidual) {
+  BenchStats stats;
+  StepProfile a = profile_with(1.0, 30), b = profile_with(1.0, 60), none = profile_with(1.0, 0);
+  a.solver_residual = 1e-7;
+  b.solver_residual = 3e-3;
+  b.solver_converged = false;
+  none.solver_residual = 0.0;  // a step without rows is no solve
+  stats.add(a);
+  stats.add(b);
+  stats.add(none);
+  EXPECT_EQ(stats.solves(), 2);
+  EXPECT_EQ(stats.unconverged_solves(), 1);
+  EXPECT_DOUBLE_EQ(stats.max_solver_residual(), 3e-3);
+  EXPECT_DOUBLE_EQ(stats.mean_solver_residual(), (1e-7 + 3e-3) / 2);
+  const nlohmann::json j = bench_json(stats, ModelCounts{});
+  EXPECT_EQ(j.at("unconverged_solves"), 1);
+  EXPECT_EQ(j.at("solves"), 2);
 }
 
 TEST(Bench, JsonHasEveryStage) {
