@@ -14,6 +14,14 @@
 
 namespace suction {
 
+namespace {
+std::string names_list(const std::vector<std::string>& names) {
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  return list;
+}
+}  // namespace
+
 std::vector<std::string> available_compliance_backends() {
 #if SUCTION_WITH_CUDA
   return {"cpu", "cuda"};
@@ -39,9 +47,7 @@ std::unique_ptr<ComplianceBackend> make_compliance_backend(const std::string& na
                      "(make cuda); available: cpu");
 #endif
   }
-  std::string list;
-  for (const auto& n : available_compliance_backends()) list += (list.empty() ? "" : ", ") + n;
-  throw InputError("unknown compliance backend '" + name + "'; available: " + list);
+  throw InputError("unknown compliance backend '" + name + "'; available: " + names_list(available_compliance_backends()));
 }
 
 std::vector<std::string> available_constraint_solvers() {
@@ -64,9 +70,7 @@ std::unique_ptr<ConstraintSolver> make_constraint_solver(const std::string& name
                      "available: pgs, apgd, uzawa");
 #endif
   }
-  std::string list;
-  for (const auto& n : available_constraint_solvers()) list += (list.empty() ? "" : ", ") + n;
-  throw InputError("unknown solver '" + name + "'; available: " + list);
+  throw InputError("unknown solver '" + name + "'; available: " + names_list(available_constraint_solvers()));
 }
 
 void check_constraint_solver(const std::string& name) { make_constraint_solver(name); }

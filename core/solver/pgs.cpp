@@ -91,13 +91,7 @@ PgsResult pgs_rows(const Eigen::MatrixXd& W, const VecX& u_free, const std::vect
     // stop when the sweep changed little and the common residual agrees (it is evaluated only
     // then: O(rows) against the sweep's O(rows²)); the two nearly always agree
     if (result.residual <= tolerance) {
-      RowProblem p;
-      p.W = &W;
-      p.u_free = &u_free;
-      p.gap = &gap;
-      p.mu = &mu;
-      p.cavities = &cavities;
-      p.h = h;
+      const RowProblem p = RowProblem::of(W, u_free, gap, mu, cavities, h);
       if (natural_residual(p, lambda, u - u_free) <= tolerance) break;
     }
   }

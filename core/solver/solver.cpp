@@ -69,14 +69,8 @@ SolveResult solve_constraints_with(ConstraintSolver& method, const Eigen::Matrix
   const int ns = static_cast<int>(soft.size());
   auto run = [&](const Eigen::MatrixXd& Wo, const double* Wo_device, const VecX& uo, const std::vector<double>& go,
                  VecX& lo) {
-    RowProblem p;
-    p.W = &Wo;
+    RowProblem p = RowProblem::of(Wo, uo, go, mu, cavities, h);
     p.W_device = Wo_device;
-    p.u_free = &uo;
-    p.gap = &go;
-    p.mu = &mu;
-    p.cavities = &cavities;
-    p.h = h;
     p.max_iterations = max_iterations;
     p.tolerance = tolerance;
     if (p.rows() == 0) return;

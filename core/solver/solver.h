@@ -47,6 +47,18 @@ struct RowProblem {
   double h = 0.0;
   int max_iterations = 300;
   double tolerance = 1e-6;
+  /// the rows of W, u_free, gap, mu, cavities at step h (the caps left at their defaults)
+  static RowProblem of(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
+                       const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h) {
+    RowProblem p;
+    p.W = &W;
+    p.u_free = &u_free;
+    p.gap = &gap;
+    p.mu = &mu;
+    p.cavities = &cavities;
+    p.h = h;
+    return p;
+  }
   int contacts() const { return static_cast<int>(gap->size()); }
   int num_cavities() const { return static_cast<int>(cavities->size()); }
   int rows() const { return 3 * contacts() + num_cavities(); }

@@ -1,5 +1,6 @@
 // Every constraint solver built (solver/solver.h) on problems with known answers: a point mass
-// resting, Coulomb stick and slip, maximal dissipation with an anisotropic W, a stack of three
+// resting, Coulomb stick and slip, maximal dissipation with an anisotropic W, a separating
+// contact, a contact that moves nothing, a stack of three
 // masses (the contact forces are the weights above them), Boyle's law under a piston (the gas
 // law to 1e-6 at convergence, with and without a contact), a spring pulling onto a contact.
 // Each method must reach the tolerance and say so (SolveResult.converged); the common residual
@@ -111,6 +112,34 @@ TEST_P(Solvers, SlipFrictionOpposesTheSlidingVelocityWithAnAnisotropicW) {
   EXPECT_NEAR(lt.norm(), mu * lambda[0], 1e-8 * lambda[0]);
   EXPECT_NEAR(lt.normalized().dot(ut.normalized()), -1.0, 1e-7) << "maximal dissipation";
   EXPECT_NEAR(-0.0005 / h + (W * lambda)[0], 0.0, 1e-9) << "Signorini: the contact closes, it does not lift off";
+}
+
+TEST_P(Solvers, ASeparatingContactCarriesNothingWhateverItsWarmStart) {
+  VecX u_free(3);
+  u_free << 1.0, 0.3, 0;
+  VecX lambda = VecX::Ones(3);  // a wrong warm start is undone
+  std::vector<CavityRow> none;
+  const SolveResult r = solve(point_mass_W(1, 0.01), u_free, {0.001}, {0.5}, none, {}, 0.01, lambda);
+  EXPECT_TRUE(r.converged) << r.residual;
+  EXPECT_EQ(lambda[0], 0.0);
+  EXPECT_EQ(lambda.tail<2>().norm(), 0.0);
+}
+
+TEST_P(Solvers, AContactWithoutDegreesOfFreedomCarriesNothingAndStaysFinite) {
+  // a held FEM node pressed into a fixed body: its rows touch no DOF, so W's block is zero.
+  // No force can change the gap; the solve must not divide by the zero diagonal.
+  const double h = 0.01;
+  Eigen::MatrixXd W = Eigen::MatrixXd::Zero(6, 6);
+  W.bottomRightCorner(3, 3) = point_mass_W(1.0, h);  // a second, normal contact
+  VecX u_free = VecX::Zero(6);
+  u_free[3] = -kG * h;
+  VecX lambda = VecX::Zero(6);
+  std::vector<CavityRow> none;
+  const SolveResult r = solve(W, u_free, {-1e-3, -kG * h * h}, {0.5, 0.5}, none, {}, h, lambda);
+  EXPECT_TRUE(r.converged) << r.residual;
+  EXPECT_TRUE(lambda.allFinite()) << lambda.transpose();
+  EXPECT_EQ(lambda.head<3>(), Vec3::Zero());
+  EXPECT_NEAR(lambda[3], kG, 1e-8 * kG) << "the other contact is unaffected";
 }
 
 TEST_P(Solvers, AStackOfThreeMassesCarriesTheWeightsAbove) {
@@ -244,13 +273,7 @@ TEST(SolverResidual, IsZeroAtASolutionAndMeasuresAWrongForce) {
   u_free << -kG * h, 0, 0;
   const std::vector<double> gap{-kG * h * h}, mu{0.5};
   std::vector<CavityRow> none;
-  RowProblem p;
-  p.W = &W;
-  p.u_free = &u_free;
-  p.gap = &gap;
-  p.mu = &mu;
-  p.cavities = &none;
-  p.h = h;
+  const RowProblem p = RowProblem::of(W, u_free, gap, mu, none, h);
   VecX lambda(3);
   lambda << m * kG, 0, 0;
   EXPECT_NEAR(natural_residual(p, lambda, W * lambda), 0.0, 1e-15);
