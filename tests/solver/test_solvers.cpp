@@ -8,6 +8,7 @@
 // against these in tests/backends/test_cuda_solver.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -289,6 +290,16 @@ TEST(SolverFactory, ListsTheMethodsAndNamesTheMissingOnes) {
   EXPECT_EQ(names[0], "pgs");
   for (const std::string& n : names)
     if (n != "apgd_cuda") EXPECT_EQ(make_constraint_solver(n)->name(), n);
+  const bool gpu_built = std::find(names.begin(), names.end(), "apgd_cuda") != names.end();
+  try {
+    make_constraint_solver("apgd_cuda");
+    EXPECT_TRUE(gpu_built) << "apgd_cuda made in a build without it";
+  } catch (const InputError& e) {
+    // not built: the error names the build option; built without a device: it says so
+    const std::string what = e.what();
+    if (!gpu_built) EXPECT_NE(what.find("SUCTION_WITH_CUDA=ON"), std::string::npos) << what;
+    else EXPECT_NE(what.find("apgd_cuda"), std::string::npos) << what;
+  }
   try {
     make_constraint_solver("newton");
     FAIL() << "an unknown method must be an error";
