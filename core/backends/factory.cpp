@@ -67,7 +67,7 @@ std::unique_ptr<ConstraintSolver> make_constraint_solver(const std::string& name
     return make_cuda_apgd_solver();  // an InputError where no device is visible
 #else
     throw InputError("solver 'apgd_cuda' is not built: configure with -DSUCTION_WITH_CUDA=ON (make cuda); "
-                     "available: pgs, apgd, uzawa");
+                     "available: " + names_list(available_constraint_solvers()));
 #endif
   }
   throw InputError("unknown solver '" + name + "'; available: " + names_list(available_constraint_solvers()));

@@ -122,8 +122,8 @@ struct Probe {
 struct SolverSettings {
   std::string method = "pgs";  // a name from available_constraint_solvers() (solver/solver.h)
   int max_iterations = 300;    // iteration cap (stops earlier at the tolerance)
-  double tolerance = 1e-6;     // residual tolerance (pgs: its largest change per sweep;
-                               // the others: the common residual, natural_residual)
+  double tolerance = 1e-6;     // on the common residual, natural_residual (the PGS stops
+                               // when its largest change per sweep is below it as well)
 };
 
 /// Friction coefficient of a pair of materials (overrides the per-material rule).

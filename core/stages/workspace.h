@@ -5,7 +5,6 @@
 #include <string>
 
 #include "backends/compliance_backend.h"
-#include "solver/solver.h"
 #include "cavity/cavity_state.h"
 #include "collision/contact.h"
 #include "collision/detector.h"
@@ -14,6 +13,7 @@
 #include "model/body_slots.h"
 #include "model/model.h"
 #include "solver/pgs.h"
+#include "solver/solver.h"
 
 namespace suction {
 

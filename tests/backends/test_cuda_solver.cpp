@@ -85,8 +85,7 @@ TEST(CudaSolver, GivesTheCpuApgdsForcesOnAStackWithAPiston) {
   EXPECT_LT((lambda[1].head<9>() - lambda[0].head<9>()).cwiseAbs().maxCoeff(), 1e-9 * scale)
       << lambda[0].transpose() << "\n" << lambda[1].transpose();
   EXPECT_NEAR(cav[1][0].pressure, cav[0][0].pressure, 1e-9 * kPAtm);
-  std::printf("stack with piston: apgd %d iterations, apgd_cuda %d; forces %s\n", r[0].iterations, r[1].iterations,
-              "agree");
+  std::printf("stack with piston: apgd %d iterations, apgd_cuda %d\n", r[0].iterations, r[1].iterations);
 }
 
 TEST(CudaSolver, TellsTheSuctionStoriesOfTheCpuWithWOnTheDeviceAndSent) {

@@ -218,21 +218,17 @@ __global__ void update_kernel(int n, const Control* ctl, const double* c, const 
 struct DeviceApgd::Impl {
   cudaStream_t stream = nullptr;
   cublasHandle_t blas = nullptr;
-  cudaEvent_t up0 = nullptr, up1 = nullptr;
   DeviceBuffer<double> W, packed;
   DeviceBuffer<double> x, w_x, y, w_y, c, w_c, gm, best, w_best, partial;
   DeviceBuffer<Control> control;
   PinnedBuffer<Control> host_control;
   PinnedBuffer<double> staging;
-  double upload_ms = 0.0;
 
   void init() {
     if (stream) return;
     check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
     check(cublasCreate(&blas), "cublasCreate");
     check(cublasSetStream(blas, stream), "cublasSetStream");
-    check(cudaEventCreate(&up0), "cudaEventCreate");
-    check(cudaEventCreate(&up1), "cudaEventCreate");
   }
   cudaGraphExec_t exec = nullptr;  // the batch of iterations, kept across solves
 
@@ -271,8 +267,6 @@ struct DeviceApgd::Impl {
 
   ~Impl() {
     if (exec) cudaGraphExecDestroy(exec);
-    if (up0) cudaEventDestroy(up0);
-    if (up1) cudaEventDestroy(up1);
     if (blas) cublasDestroy(blas);
     if (stream) cudaStreamDestroy(stream);
   }
@@ -287,7 +281,6 @@ struct DeviceApgd::Impl {
 
 DeviceApgd::DeviceApgd() : impl_(std::make_unique<Impl>()) {}
 DeviceApgd::~DeviceApgd() = default;
-double DeviceApgd::upload_ms() const { return impl_->upload_ms; }
 
 int DeviceApgd::solve(const ApgdRows& rows, const double* W_device, const double* W_host, int max_iterations,
                       double tolerance, double* lambda, double* w_lambda, double* residual) {
@@ -295,15 +288,12 @@ int DeviceApgd::solve(const ApgdRows& rows, const double* W_device, const double
   s.init();
   const int nc = rows.nc, np = rows.np, n = 3 * nc + np, items = nc + np;
   const size_t nn = static_cast<size_t>(n);
-  s.upload_ms = 0.0;
   const double* Wd = W_device;
   if (!Wd) {
     s.W.reserve(nn * nn);
-    check(cudaEventRecord(s.up0, s.stream), "cudaEventRecord");
     // W is large: sent from the caller's array, synchronously (pageable memory)
     check(cudaMemcpyAsync(s.W.ptr, W_host, nn * nn * sizeof(double), cudaMemcpyHostToDevice, s.stream),
           "cudaMemcpyAsync W");
-    check(cudaEventRecord(s.up1, s.stream), "cudaEventRecord");
     Wd = s.W.ptr;
   }
   // the rows' arrays and the warm start in one upload: r, scale, diag, λ [n each], μ [nc],
@@ -363,12 +353,6 @@ int DeviceApgd::solve(const ApgdRows& rows, const double* W_device, const double
   step_kernel<<<blocks, kThreads, 0, s.stream>>>(R, ctl, true, s.y.ptr, s.w_y.ptr, s.x.ptr, s.gm.ptr);
   check(cudaGetLastError(), "step kernel");
   s.gemv(n, Wd, s.x.ptr, s.w_x.ptr);
-  if (!W_device) {
-    check(cudaEventSynchronize(s.up1), "cudaEventSynchronize");
-    float ms = 0.0f;
-    check(cudaEventElapsedTime(&ms, s.up0, s.up1), "cudaEventElapsedTime");
-    s.upload_ms = ms;
-  }
   s.copy(s.y.ptr, s.x.ptr, nn);
   s.copy(s.w_y.ptr, s.w_x.ptr, nn);
   s.copy(s.best.ptr, s.x.ptr, nn);

@@ -35,9 +35,6 @@ class DeviceApgd {
   int solve(const ApgdRows& rows, const double* W_device, const double* W_host, int max_iterations,
             double tolerance, double* lambda, double* w_lambda, double* residual);
 
-  /// device time of the last solve's W upload (0 when W was on the device) [ms]
-  double upload_ms() const;
-
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
