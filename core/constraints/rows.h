@@ -14,25 +14,37 @@ struct RowRange {
 };
 
 /// The order of the rows of one step: contact blocks first (3 rows each: normal, tangent 1,
-/// tangent 2), then one pressure row per active cavity, then the springs' soft rows (1 per
-/// axial spring, 3 per zero-length one).  A new kind of row gets a count here and a range after
-/// the last one; every stage, the solver and the backends ask the layout.
+/// tangent 2), then the joint-limit blocks (frictionless: solved as contacts whose normal row
+/// is the joint's angle and whose tangent rows move nothing), then one pressure row per active
+/// cavity, then the soft and equality rows: the springs' (1 per axial spring, 3 per zero-length
+/// one), then the joints' (5 per revolute joint and 1 more for its drive, 3 per welded node).
+/// A new kind of row gets a count here and a range after the last one; every stage, the
+/// solver and the backends ask the layout.
 struct ConstraintLayout {
   static constexpr int kRowsPerContact = 3;
   int contacts = 0;     // contact blocks
   int cavities = 0;     // cavity pressure rows
   int spring_rows = 0;  // soft spring rows (all springs together)
+  int limits = 0;       // joint-limit blocks (after the contact blocks)
+  int joint_rows = 0;   // joint equality and drive rows (after the spring rows)
 
   /// first row of contact k's block (its normal); +1, +2 are the tangents
   int contact_row(int k) const { return kRowsPerContact * k; }
+  /// the normal row of joint-limit block j
+  int limit_row(int j) const { return kRowsPerContact * (contacts + j); }
+  /// blocks the contact methods see: the contacts, then the limits
+  int unilateral_blocks() const { return contacts + limits; }
   /// the pressure row of cavity k
-  int cavity_row(int k) const { return kRowsPerContact * contacts + k; }
+  int cavity_row(int k) const { return kRowsPerContact * unilateral_blocks() + k; }
   /// the j-th soft spring row
-  int spring_row(int j) const { return kRowsPerContact * contacts + cavities + j; }
+  int spring_row(int j) const { return kRowsPerContact * unilateral_blocks() + cavities + j; }
+  /// the j-th joint row
+  int joint_row(int j) const { return spring_row(spring_rows) + j; }
   RowRange contact_rows() const { return {0, kRowsPerContact * contacts}; }
-  RowRange cavity_rows() const { return {kRowsPerContact * contacts, kRowsPerContact * contacts + cavities}; }
+  RowRange cavity_rows() const { return {cavity_row(0), cavity_row(cavities)}; }
+  /// the linear rows eliminated before the method runs: springs and joints
   RowRange soft_rows() const { return {spring_row(0), count()}; }
-  int count() const { return kRowsPerContact * contacts + cavities + spring_rows; }
+  int count() const { return spring_row(0) + spring_rows + joint_rows; }
 };
 
 struct ConstraintRows {

@@ -86,6 +86,53 @@ struct Spring {
   int rows() const { return zero_length() ? 3 : 1; }
 };
 
+/// One body of a joint: a rigid body (dynamic, fixed or kinematic), the world (body.index −1),
+/// or, for a weld only, an FEM node set.
+struct JointEnd {
+  BodyRef body{BodyType::Rigid, -1};  // index −1: the world
+  std::vector<int> nodes;             // weld, FEM end: the nodes welded
+  bool world() const { return body.type == BodyType::Rigid && body.index < 0; }
+};
+
+enum class JointKind {
+  Revolute,  // a hinge: b turns about one axis relative to a (5 equality rows)
+  Weld       // every node of an FEM node set held at its point of a rigid body (3 rows a node)
+};
+
+/// What drives a revolute joint's angle θ (docs/method.md §8.8).
+enum class JointTargetMode {
+  None,      // a free hinge
+  Position,  // θ follows keyframes θ*(t): a servo, hard (stiffness 0) or a spring-damper
+  Velocity   // θ̇ follows keyframes ω*(t): a motor, hard (damping 0) or with a damping gain
+};
+
+/// A joint between two bodies (docs/method.md §8.8), solved with the contacts, cavities and
+/// springs as equality rows of the same solve (the springs' soft rows with no compliance)
+/// and projected back onto its constraint after each step (rigid ends).  Angles are measured
+/// from the pose at t = 0 (θ = 0 as the scene places the bodies), positive about `axis` by
+/// the right-hand rule, b relative to a.
+struct Joint {
+  std::string name;
+  JointKind kind = JointKind::Revolute;
+  JointEnd a, b;
+  Vec3 anchor_a = Vec3::Zero();  // the hinge point in a's body frame (world for the world) [m]
+  Vec3 anchor_b = Vec3::Zero();  // ... in b's body frame [m]
+  Vec3 axis_a = Vec3::UnitZ();   // the hinge axis in a's frame (unit)
+  Vec3 axis_b = Vec3::UnitZ();   // ... in b's frame (unit)
+  Quat rest_relative = Quat::Identity();  // q_a⁻¹ q_b at t = 0 (θ = 0)
+  std::vector<Vec3> weld_points;  // weld: each node's point in the rigid body's frame [m]
+  // limits on θ [rad] (lower ≤ upper); absent: none
+  bool limited = false;
+  double lower = 0.0, upper = 0.0;
+  // the drive
+  JointTargetMode mode = JointTargetMode::None;
+  Keyframes target;        // θ*(t) [rad] or ω*(t) [rad/s] in x; piecewise linear
+  double stiffness = 0.0;  // position servo: k [N m/rad]; 0: hard
+  double damping = 0.0;    // position servo: c [N m s/rad]; velocity motor: its gain [N m s/rad]; 0: hard
+  /// the drive's target at time t (x of the keyframes)
+  double target_at(double t) const { return target.value(t).x(); }
+};
+
 enum class ProbeKind {
   Position,          // body centre of mass (FEM: mass-weighted mean of nodes) [m]
   Velocity,          // body centre-of-mass velocity [m/s]
@@ -101,7 +148,9 @@ enum class ProbeKind {
   CavityCount,       // number of active cavities
   SpringForce,       // a spring's tension (its force on each end along the line, positive when
                      // it pulls them together) [N]; zero-length springs: the force's magnitude
-  SpringLength       // the distance between a spring's ends [m]
+  SpringLength,      // the distance between a spring's ends [m]
+  JointAngle,        // a revolute joint's angle θ from its pose at t = 0 [rad]
+  JointTorque        // the torque its drive and limits exert on body b about the axis [N m]
 };
 
 /// A named quantity recorded every step.
@@ -112,6 +161,7 @@ struct Probe {
   std::vector<int> nodes;   // NodeSetPosition
   int driver = -1;          // DriverForce
   int spring = -1;          // SpringForce, SpringLength
+  int joint = -1;           // JointAngle, JointTorque
   int component = 2;        // 0 x, 1 y, 2 z, 3 norm
   Vec3 direction = Vec3::UnitX();  // Displacement: unit direction
   double scale = 1.0;       // multiplies the value (e.g. -1 to make a pull positive)
@@ -201,6 +251,7 @@ struct Model {
   std::vector<RigidBody> rigid;
   std::vector<Driver> drivers;
   std::vector<Spring> springs;
+  std::vector<Joint> joints;
   std::vector<Probe> probes;
   /// the FEM bodies tetrahedralized while loading, in body order (load-time facts, not physics)
   std::vector<MeshingRecord> meshing;

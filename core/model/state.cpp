@@ -33,6 +33,8 @@ State make_initial_state(const Model& model) {
   s.spring_axis.assign(model.springs.size(), Vec3::UnitZ());
   for (size_t k = 0; k < model.springs.size(); ++k)
     s.spring_axis[k] = spring_geometry(model, s, static_cast<int>(k)).axis;
+  s.joint_angle.assign(model.joints.size(), 0.0);  // θ = 0 at the initial pose, by definition
+  s.joint_torque.assign(model.joints.size(), 0.0);
   return s;
 }
 

@@ -41,6 +41,10 @@ struct State {
   /// vector from end b to end a where they last were apart
   std::vector<Vec3> spring_force;
   std::vector<Vec3> spring_axis;
+  /// per joint: its angle θ, continuous across ±π (revolute) [rad], and the torque its drive
+  /// and limits exerted on body b about the axis in the last step [N m]
+  std::vector<double> joint_angle;
+  std::vector<double> joint_torque;
 };
 
 /// The state at t = 0: rest positions, initial velocities.

@@ -70,6 +70,10 @@ double evaluate_probe(const Model& model, const State& state, const Probe& probe
       return probe.scale * spring_tension(model.springs[probe.spring], state.spring_force[probe.spring]);
     case ProbeKind::SpringLength:
       return probe.scale * spring_geometry(model, state, probe.spring).length;
+    case ProbeKind::JointAngle:
+      return probe.scale * state.joint_angle[probe.joint];
+    case ProbeKind::JointTorque:
+      return probe.scale * state.joint_torque[probe.joint];
     case ProbeKind::CavityCount: {
       int n = 0;
       for (const CavityState& c : state.cavities) n += !c.dormant;

@@ -33,7 +33,7 @@ SceneOverride parse_override(const std::string& text) {
 namespace {
 
 const std::vector<std::string> kTopKeys = {"name",   "description", "parameters", "settings", "materials",
-                                           "bodies", "drivers",     "springs",    "probes"};
+                                           "bodies", "drivers",     "springs",    "joints", "probes"};
 
 /// the override's value: JSON when it parses, a plain string otherwise; JSON that only fails the
 /// strict checks (depth, duplicate keys, number range) is an issue at the override's pointer
@@ -300,6 +300,7 @@ Model build_scene(Json doc, const std::string& base_dir, const std::vector<Scene
   if (const Json* v = top.find("bodies")) read_bodies(b, *v, "/bodies");
   if (const Json* v = top.find("drivers")) read_drivers(b, *v, "/drivers");
   if (const Json* v = top.find("springs")) read_springs(b, *v, "/springs");
+  if (const Json* v = top.find("joints")) read_joints(b, *v, "/joints");
   if (const Json* v = top.find("probes")) read_probes(b, *v, "/probes");
   if (r.issue_count() > 0) throw SceneError(r.reported_issues());
   return std::move(b.model);

@@ -34,13 +34,24 @@ struct SceneBuild {
   int default_material();
 };
 
+/// the body named `name`; an issue at ptr naming the scene's bodies when there is none
+const SceneBodyEntry* find_body_issue(SceneBuild& b, const std::string& name, const std::string& ptr);
+/// the node set `name` of an fem body; an issue at ptr naming its sets when unknown (nullptr
+/// then, and when the body was not built)
+const std::vector<int>* find_node_set(SceneBuild& b, const SceneBodyEntry& body, const std::string& name,
+                                      const std::string& ptr);
+/// "a dynamic rigid", "a fixed", "a kinematic" or "an fem": a body type in a sentence
+const char* body_type_phrase(const std::string& type);
+
 /// "bodies": array of body objects (docs/scene-format.md)
 void read_bodies(SceneBuild& build, const Json& bodies, const std::string& pointer);
 /// "drivers": array of driver objects; needs the bodies
 void read_drivers(SceneBuild& build, const Json& drivers, const std::string& pointer);
 /// "springs": array of spring objects (Model::springs); needs the bodies
 void read_springs(SceneBuild& build, const Json& springs, const std::string& pointer);
-/// "probes": array of probe objects; needs the bodies, drivers and springs
+/// "joints": array of joint objects (Model::joints); needs the bodies
+void read_joints(SceneBuild& build, const Json& joints, const std::string& pointer);
+/// "probes": array of probe objects; needs the bodies, drivers, springs and joints
 void read_probes(SceneBuild& build, const Json& probes, const std::string& pointer);
 
 }  // namespace suction

@@ -7,6 +7,34 @@
 #include "scene/scene_build.h"
 
 namespace suction {
+
+/// the node set `name` of a fem body; issue at ptr when unknown
+const std::vector<int>* find_node_set(SceneBuild& b, const SceneBodyEntry& body, const std::string& name,
+                                      const std::string& ptr) {
+  const auto& names = body.node_set_names;
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    b.reader.issue(ptr, "unknown node set '" + name + "' of body '" + body.name + "'; " +
+                            (names.empty() ? "the body declares no node_sets" : "node sets: " + join_names(names)));
+    return nullptr;
+  }
+  if (!body.built) return nullptr;
+  return &b.model.fem[body.ref.index].node_sets.at(name);
+}
+
+const SceneBodyEntry* find_body_issue(SceneBuild& b, const std::string& name, const std::string& ptr) {
+  const SceneBodyEntry* body = b.find_body(name);
+  if (!body) {
+    auto names = b.body_names();
+    b.reader.issue(ptr, "unknown body '" + name + "'; " +
+                            (names.empty() ? "the scene has no bodies" : "bodies: " + join_names(names)));
+  }
+  return body;
+}
+
+const char* body_type_phrase(const std::string& type) {
+  return type == "rigid" ? "a dynamic rigid" : type == "fixed" ? "a fixed" : type == "kinematic" ? "a kinematic" : "an fem";
+}
+
 namespace {
 
 /// times >= 0 and strictly increasing; time_pointer(i) names keyframe i's time
@@ -131,32 +159,7 @@ std::optional<Keyframes> read_segments(JsonReader& r, const Json& v, const std::
   return k;
 }
 
-const char* type_name(const std::string& type) {
-  return type == "rigid" ? "a dynamic rigid" : type == "fixed" ? "a fixed" : type == "kinematic" ? "a kinematic" : "an fem";
-}
 
-/// the node set `name` of a fem body; issue at ptr when unknown
-const std::vector<int>* find_node_set(SceneBuild& b, const SceneBodyEntry& body, const std::string& name,
-                                      const std::string& ptr) {
-  const auto& names = body.node_set_names;
-  if (std::find(names.begin(), names.end(), name) == names.end()) {
-    b.reader.issue(ptr, "unknown node set '" + name + "' of body '" + body.name + "'; " +
-                            (names.empty() ? "the body declares no node_sets" : "node sets: " + join_names(names)));
-    return nullptr;
-  }
-  if (!body.built) return nullptr;
-  return &b.model.fem[body.ref.index].node_sets.at(name);
-}
-
-const SceneBodyEntry* find_body_issue(SceneBuild& b, const std::string& name, const std::string& ptr) {
-  const SceneBodyEntry* body = b.find_body(name);
-  if (!body) {
-    auto names = b.body_names();
-    b.reader.issue(ptr, "unknown body '" + name + "'; " +
-                            (names.empty() ? "the scene has no bodies" : "bodies: " + join_names(names)));
-  }
-  return body;
-}
 
 /// resolves a driver's target: an fem node set (marking the nodes it moves), a kinematic body
 /// (motion drivers) or a dynamic rigid body (force drivers); motion_type: position or velocity
@@ -200,13 +203,13 @@ void bind_driver_target(SceneBuild& b, ObjectView& o, Driver& d, int index, std:
       }
     } else {
       if (o.has("node_set"))
-        r.issue(o.at("node_set"), "node_set is only for fem bodies; '" + body->name + "' is " + type_name(body->type) + " body");
+        r.issue(o.at("node_set"), "node_set is only for fem bodies; '" + body->name + "' is " + body_type_phrase(body->type) + " body");
       if (motion && body->type != "kinematic") {
         r.issue(o.at("body"), "position and velocity drivers move fem node sets or kinematic bodies; '" + body->name +
-                                  "' is " + type_name(body->type) + " body");
+                                  "' is " + body_type_phrase(body->type) + " body");
       } else if (!motion && body->type != "rigid") {
         r.issue(o.at("body"), "force drivers push fem node sets or dynamic (\"rigid\") bodies; '" + body->name +
-                                  "' is " + type_name(body->type) + " body");
+                                  "' is " + body_type_phrase(body->type) + " body");
       } else if (motion && body->built) {
         int& driver = b.model.rigid[body->ref.index].driver;
         if (driver >= 0)
@@ -262,6 +265,7 @@ struct ProbeType {
   bool direction = false;  // needs "direction": a vector to project on
   bool cavity = false;     // takes "cavity": which active cavity (0 = the oldest)
   bool spring = false;     // needs "spring": a spring's name
+  bool joint = false;      // needs "joint": a revolute joint's name
 };
 const ProbeType kProbeTypes[] = {
     {"position", ProbeKind::Position, true, false, false, true},
@@ -278,6 +282,8 @@ const ProbeType kProbeTypes[] = {
     {"cavity_count", ProbeKind::CavityCount, false, false, false, false},
     {"spring_force", ProbeKind::SpringForce, false, false, false, false, false, false, true},
     {"spring_length", ProbeKind::SpringLength, false, false, false, false, false, false, true},
+    {"joint_angle", ProbeKind::JointAngle, false, false, false, false, false, false, false, true},
+    {"joint_torque", ProbeKind::JointTorque, false, false, false, false, false, false, false, true},
 };
 }  // namespace
 
@@ -311,6 +317,7 @@ void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vecto
   if (!spec || spec->direction) keys.push_back("direction");
   if (!spec || spec->cavity) keys.push_back("cavity");
   if (!spec || spec->spring) keys.push_back("spring");
+  if (!spec || spec->joint) keys.push_back("joint");
   ObjectView o(r, v, ptr, keys, "a probe object");
   if (!o.valid()) return;
 
@@ -357,7 +364,7 @@ void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vecto
       if (body && set && !body->type.empty()) {
         if (body->type != "fem")
           r.issue(o.at("body"), "node_set_position probes need an fem body; '" + body->name + "' is " +
-                                    type_name(body->type) + " body");
+                                    body_type_phrase(body->type) + " body");
         else if (const auto* nodes = find_node_set(b, *body, *set, o.at("node_set")))
           p.nodes = *nodes;
       }
@@ -389,6 +396,23 @@ void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vecto
                                     (known.empty() ? "the scene has no springs" : "springs: " + join_names(known)));
       } else {
         p.spring = static_cast<int>(it - ss.begin());
+      }
+    }
+  }
+  if (spec->joint) {
+    if (auto joint = o.required_string("joint")) {
+      const auto& js = b.model.joints;
+      auto it = std::find_if(js.begin(), js.end(), [&](const Joint& j) { return j.name == *joint; });
+      std::vector<std::string> hinges;
+      for (const auto& j : js)
+        if (j.kind == JointKind::Revolute) hinges.push_back(j.name);
+      if (it == js.end() || it->kind != JointKind::Revolute) {
+        r.issue(o.at("joint"), (it == js.end() ? "unknown joint '" : "joint '") + *joint +
+                                   (it == js.end() ? "'; " : "' is a weld, which has no angle; ") +
+                                   (hinges.empty() ? "the scene has no revolute joints"
+                                                   : "revolute joints: " + join_names(hinges)));
+      } else {
+        p.joint = static_cast<int>(it - js.begin());
       }
     }
   }
@@ -428,7 +452,7 @@ std::optional<SpringEnd> read_spring_end(SceneBuild& b, const Json& v, const std
     for (int n : *nodes) end.weights.push_back(fem.node_mass[n] / mass);
   } else {
     if (o.has("node_set"))
-      r.issue(o.at("node_set"), "node sets belong to fem bodies; '" + body->name + "' is " + type_name(body->type) +
+      r.issue(o.at("node_set"), "node sets belong to fem bodies; '" + body->name + "' is " + body_type_phrase(body->type) +
                                     " body: give its end as \"point\": [x, y, z]");
     if (!body->built) return std::nullopt;
     const RigidBody& rigid = b.model.rigid[body->ref.index];

@@ -85,7 +85,8 @@ SolveResult solve_constraints_with(ConstraintSolver& method, const Eigen::Matrix
   }
   // The soft rows are linear equalities, W_ss λ_s + W_so λ_o + u_free,s + γ∘λ_s + b = 0, so they
   // are eliminated exactly: λ_s = −S⁻¹ (u_free,s + b + W_so λ_o) with S = W_ss + diag γ
-  // (positive definite: W is positive semi-definite and every γ > 0).  The other rows (o:
+  // (positive definite: W is positive semi-definite, every spring's γ > 0, and a joint's hard
+  // rows, γ = 0, are independent of each other and move some body).  The other rows (o:
   // contacts, cavities) see the reduced W' = W_oo − W_os S⁻¹ W_so and u_free' = u_free,o −
   // W_os S⁻¹ (u_free,s + b): the springs relax in response to every contact force and
   // pressure within the same solve.  Gauss-Seidel between a contact set and stiff springs on
@@ -98,6 +99,10 @@ SolveResult solve_constraints_with(ConstraintSolver& method, const Eigen::Matrix
   for (int j = 0; j < ns; ++j) {
     S(j, j) += soft[j].compliance;
     rhs[j] = u_free[no + j] + soft[j].bias;
+    if (!(S(j, j) > 0.0)) {  // a hard row that moves nothing (a joint between held bodies):
+      S(j, j) = 1.0;         // its W row is zero, so it is left out with no force
+      rhs[j] = 0.0;
+    }
   }
   const Eigen::LDLT<Eigen::MatrixXd> S_ldlt(S);
   const VecX y = S_ldlt.solve(rhs);

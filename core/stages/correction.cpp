@@ -75,6 +75,7 @@ void correct_and_integrate(const Model& model, State& state, Workspace& work) {
   apply_constraint_impulses(model, work);
   record_contacts(work, state);
   record_springs(model, state, work);
+  record_joints(model, state, work);
   for (size_t i = 0; i < model.fem.size(); ++i) {
     FemBodyState& s = state.fem[i];
     const Points v_old = s.v;
@@ -95,6 +96,7 @@ void correct_and_integrate(const Model& model, State& state, Workspace& work) {
     s.angular_velocity = work.rigid[i].w_free;
     integrate_rigid_pose(s, h);
   }
+  project_joints(model, state);  // back onto the hinges, and the joints' angles
   // force drivers exert their prescribed force; a kinematic body's driver balances the contact
   // forces on it (its own inertia and weight are the script's business)
   for (size_t d = 0; d < model.drivers.size(); ++d) {

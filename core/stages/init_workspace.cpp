@@ -24,6 +24,10 @@ void init_collision(const Model& model, Workspace& work) {
     for (int j = i + 1; j < n; ++j)
       if (!slot_has_dofs(model, i) && !slot_has_dofs(model, j))
         work.detector.exclude_pair(i, j);
+  // bodies joined by a joint: the joint keeps them where they are (a hinge's links touch at
+  // the hinge, a welded cup sits on its mount), contact there would fight it
+  for (const Joint& j : model.joints)
+    if (!j.a.world() && !j.b.world()) work.detector.exclude_pair(slots.slot(j.a.body), slots.slot(j.b.body));
   // self-contact of the FEM bodies that ask for it, pairs close at rest excluded
   const ContactSettings& contact = model.settings.contact;
   const double exclusion = contact.self_contact_exclusion > 0.0

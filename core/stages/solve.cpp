@@ -15,7 +15,7 @@ constexpr double kWarmStartNormalCos = 0.99;
 
 void solve_constraints(const Model& model, State& state, Workspace& work) {
   const ConstraintLayout& layout = work.rows.layout;
-  const int nc = layout.contacts;
+  const int nc = layout.contacts;  // contact blocks; the joint-limit blocks follow them
   const int np = layout.cavities;
   work.lambda.setZero(layout.count());
   work.solver_iterations = 0;
@@ -23,7 +23,7 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
   work.solver_converged = true;
   if (layout.count() == 0) return;
   // warm start: last step's force of the same feature pair (state.contacts is sorted by key)
-  for (int k = 0; k < nc; ++k) {
+  for (int k = 0; k < nc; ++k) {  // (a limit block starts from zero)
     const auto it = std::lower_bound(state.contacts.begin(), state.contacts.end(), work.contacts[k].key,
                                      [](const ContactForce& f, std::uint64_t key) { return f.key < key; });
     if (it != state.contacts.end() && it->key == work.contacts[k].key &&
@@ -42,11 +42,16 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
     row.pressure = c.pressure;
     work.lambda[layout.cavity_row(k)] = c.pressure - row.p_atm;  // warm start
   }
-  std::vector<double> gap(nc);
+  // the methods see the limit blocks as frictionless contacts whose gap is the angle left
+  std::vector<double> gap(nc), mu = work.contact_mu;
   for (int k = 0; k < nc; ++k) gap[k] = work.contacts[k].gap;
+  for (const auto& limit : work.joint_limits) {
+    gap.push_back(limit.gap);
+    mu.push_back(0.0);
+  }
   const SolveResult r =
       solve_constraints_with(*work.solver, work.W, work.compliance->device_matrix(layout.count()), work.u_free, gap,
-                             work.contact_mu, cavities, work.soft_rows, model.settings.dt,
+                             mu, cavities, work.soft_rows, model.settings.dt,
                              model.settings.solver.max_iterations, model.settings.solver.tolerance, work.lambda);
   for (int k = 0; k < np; ++k) {
     CavityState& c = state.cavities[work.cavity_index[k]];

@@ -17,8 +17,8 @@ const char* stage_name(Stage stage);
 /// A stage timer takes (Stage, fn) and calls fn once; this one only calls it.
 inline constexpr auto kUntimed = [](Stage, auto&& fn) { fn(); };
 
-/// Stages 1-4b of one attempt of a step: leak, the pressing drivers and the free motion, the
-/// compliance backend's early start, collision, cavities and the spring rows.  Afterwards the
+/// Stages 1-4c of one attempt of a step: leak, the pressing drivers and the free motion, the
+/// compliance backend's early start, collision, cavities, the spring and the joint rows.  Afterwards the
 /// step's rows, u_free and cavity volumes at x_free are built.
 template <class Timed>
 void stages_up_to_rows(const Model& model, State& state, Workspace& work, Timed&& timed) {
@@ -28,9 +28,15 @@ void stages_up_to_rows(const Model& model, State& state, Workspace& work, Timed&
     free_motion(model, state, work);
   });
   timed(Stage::Compliance, [&] { prepare_compliance(model, state, work); });     //    (5a begins)
-  timed(Stage::Collision, [&] { detect_collisions(model, state, work); });       // 3. collision
+  timed(Stage::Collision, [&] {                                                  // 3. collision
+    detect_collisions(model, state, work);
+    add_joint_limit_rows(model, state, work);                                    //    (3b. joint limits)
+  });
   timed(Stage::Cavities, [&] { update_cavities(model, state, work); });          // 4. cavities
-  timed(Stage::Collision, [&] { add_spring_rows(model, state, work); });         // 4b. spring rows
+  timed(Stage::Collision, [&] {
+    add_spring_rows(model, state, work);                                         // 4b. spring rows
+    add_joint_rows(model, state, work);                                          // 4c. joint rows
+  });
 }
 
 /// Stages 5b-6 after the compliance: the PGS solve, the correction and integration, and the

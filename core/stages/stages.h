@@ -40,6 +40,18 @@ void update_cavities(const Model& model, State& state, Workspace& work);
 /// 4b. springs: the soft rows of Model::springs after the cavity rows (rows.layout.soft_rows()),
 ///    their u_free and work.soft_rows (springs.cpp); timed with the collision stage.
 void add_spring_rows(const Model& model, const State& state, Workspace& work);
+/// 3b. joint limits: one frictionless block per limit of every limited revolute joint, after
+///    the contact blocks (rows.layout.limit_row), with its angular gap (joints.cpp); timed
+///    with the collision stage.
+void add_joint_limit_rows(const Model& model, const State& state, Workspace& work);
+/// 4c. joints: the equality and drive rows of Model::joints after the spring rows
+///    (rows.layout.joint_row), appended to work.soft_rows (joints.cpp); timed with collision.
+void add_joint_rows(const Model& model, const State& state, Workspace& work);
+/// 6. each joint's drive and limit torque of the step into state.joint_torque (joints.cpp).
+void record_joints(const Model& model, State& state, const Workspace& work);
+/// 6 (end). the rigid bodies projected back onto their revolute joints (Newton on the position
+///    errors, mass-weighted), and each joint's angle at the new pose (joints.cpp).
+void project_joints(const Model& model, State& state);
 /// 6. the springs' row forces of the step into state.spring_force (springs.cpp; part of correction).
 void record_springs(const Model& model, State& state, const Workspace& work);
 /// 6 (end). each spring's axis at the new positions (state.spring_axis; springs.cpp).

@@ -65,6 +65,15 @@ struct Workspace {
   std::vector<UnionFailure> union_failures;  // unions that failed in this step
   // springs: one soft row per row of rows.layout.soft_rows() (stages/springs.cpp)
   std::vector<SoftRow> soft_rows;
+  // joints (stages/joints.cpp): each joint-limit block's joint and side (+1 the lower limit,
+  // −1 the upper) and angular gap, and each joint's drive row (−1: none)
+  struct JointLimitBlock {
+    int joint = -1;
+    double side = 1.0;
+    double gap = 0.0;  // [rad] at the free motion's end
+  };
+  std::vector<JointLimitBlock> joint_limits;
+  std::vector<int> joint_drive_row;
   // the seal check at the end of a step (check_seals): the cavities whose seal the solved
   // shape opened, released by the cavity stage when the step is solved again
   std::vector<int> release_cavity_ids;
