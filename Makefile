@@ -33,6 +33,12 @@
 #                 rigid_lift, pull_test, soft_cube_lift and cube_grasp at 1, 8, 13, 17 cells
 #                 (~15 min here; SOLVER_TABLE_ARGS adds flags, e.g. --backend cuda
 #                 --methods pgs,apgd_cuda --bin build/cuda/native/suction on a GPU machine)
+#   make table1   native build, then scripts/table1.py: the paper's Table 1 (ms per step and per
+#                 stage with shares, FEM / collision nodes, mean rows) on its seven scenes (ground,
+#                 soft cube, bunny, toy, robot, cube halves, tentacle), 150 steps around each one's
+#                 suction, next to the paper's numbers; a row without its scene prints "—" (~30 s
+#                 here; table, JSON and CSV in build/table1; TABLE1_ARGS adds flags, e.g. --threads 2
+#                 or --backend cuda --bin build/cuda/native/suction on a GPU machine)
 #   make convergence  native build, then scripts/convergence.py: the paper's Fig. 9 study (mesh
 #                 size and time step on scenes/ground.json) -> docs/img/convergence.png
 #   make sanitize configure + build build/sanitize (clang-14, ASan + UBSan, libFuzzer targets)
@@ -82,7 +88,7 @@ export DEBIAN_FRONTEND := noninteractive
 # ctest: show the output of failing tests.
 export CTEST_OUTPUT_ON_FAILURE := 1
 
-.PHONY: all test deps native wasm cuda table2 solvers convergence demo bench clean \
+.PHONY: all test deps native wasm cuda table1 table2 solvers convergence demo bench clean \
         test-native test-wasm configure-native configure-wasm configure-cuda \
         wasm-web configure-wasm-web bench-wasm wasm-bench configure-wasm-bench bench-browser \
         web web-deps serve demo-native test-web test-web-unit test-web-e2e bunny-mesh
@@ -250,6 +256,12 @@ bench: native
 SOLVER_TABLE_ARGS ?=
 solvers: native
 	python3 scripts/solver_table.py --bin $(SUCTION_BIN) $(SOLVER_TABLE_ARGS)
+
+# the paper's Table 1: ms per step and per stage on its seven scenes, 150 steps around each
+# one's suction (scripts/table1.py; table, JSON and CSV in build/table1)
+TABLE1_ARGS ?=
+table1: native
+	python3 scripts/table1.py --bin $(SUCTION_BIN) $(TABLE1_ARGS)
 
 # the paper's Fig. 9: ground.json over 4 cup meshes and 3 time steps, sequential (~15 min);
 # CSVs and the table in build/convergence, the figure in docs/img/convergence.png

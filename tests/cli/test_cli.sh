@@ -55,6 +55,28 @@ check "pvd series written" test -f "$tmp/frames/series.pvd"
 check "bench exits 0" test $rc -eq 0
 check "bench json has free_motion" grep -q 'free_motion' "$tmp/bench.json"
 
+# scripts/table1.py (make table1): a row benched for 2 steps, a row whose scene does not exist
+# prints "—" (not an error); the table, JSON and CSV are written
+mkdir -p "$tmp/t1scenes" && cp "$scenes/ground.json" "$tmp/t1scenes/"
+python3 "$scenes/../scripts/table1.py" --bin "$bin" --scenes-dir "$tmp/t1scenes" --scenes ground,robot \
+  --steps 2 --warmup 0 --out "$tmp/table1" > "$tmp/out" 2> "$tmp/err"; rc=$?
+check "table1.py exits 0" test $rc -eq 0
+check "table1.py times ground over steps 1-2" grep -Eq '^ +ours +1-2 +[0-9]+ +[0-9]+ ' "$tmp/out"
+check "table1.py prints — for a row without its scene" grep -Eq '^ +ours +— +— +— ' "$tmp/out"
+check "table1.py has the paper's ground total" grep -Eq '^ground +paper .* 38\.51' "$tmp/out"
+python3 - "$tmp/table1" > "$tmp/err" 2>&1 <<'PY'; rc=$?
+import csv, json, os, sys
+d = json.load(open(os.path.join(sys.argv[1], "table1.json")))
+ground, robot = d["rows"]
+o = ground["ours"]
+assert ground["status"] == "ok" and ground["bench"]["steps"] == 2, ground["status"]
+assert o["fem_nodes"] > 0 and o["collision_nodes"] > 0 and o["mean_rows"] >= 0, o
+assert 90 < sum(o["stages_percent"].values()) <= 100 + 1e-9, o["stages_percent"]  # the rest: outside the stages
+assert robot["status"] == "no scene" and robot["ours"] is None and robot["paper"]["total_ms"] == 87.96
+assert len(list(csv.DictReader(open(os.path.join(sys.argv[1], "table1.csv"))))) == 4
+PY
+check "table1.py json and csv" test $rc -eq 0
+
 # flags: not finite, or more steps than a run takes, is bad input (exit 2) with a message,
 # never silently ignored (--dt nan ran at the scene's dt) or run as 0 steps (--duration 1e17)
 for a in "--dt nan" "--dt inf" "--duration nan" "--duration 1e17" "--steps 99999999999" "--dt 1e-300 --duration 1"; do
