@@ -200,6 +200,34 @@ int info_command(const SceneOptions& options) {
     }
   }
 
+  // joints
+  if (!model.joints.empty()) {
+    out << "\njoints\n";
+    constexpr double kDeg = 180.0 / kPi;
+    auto end_name = [&](const JointEnd& e) { return e.world() ? std::string("world") : body_name(model, e.body); };
+    for (const Joint& j : model.joints) {
+      if (j.kind == JointKind::Weld) {
+        out << format("  %-16s weld      %s -- %s (%zu nodes)\n", j.name.c_str(), end_name(j.a).c_str(),
+                      end_name(j.b).c_str(), j.b.nodes.size());
+        continue;
+      }
+      out << format("  %-16s revolute  %s -- %s", j.name.c_str(), end_name(j.a).c_str(), end_name(j.b).c_str());
+      if (j.limited) out << format(", limits [%.4g, %.4g] deg", j.lower * kDeg, j.upper * kDeg);
+      if (j.mode != JointTargetMode::None) {
+        const bool position = j.mode == JointTargetMode::Position;
+        out << (position ? ", servo" : ", motor");
+        const bool hard = position ? j.stiffness == 0.0 && j.damping == 0.0 : j.damping == 0.0;
+        if (hard) out << " (hard)";
+        else if (position) out << format(" (k %.4g N m/rad, c %.4g N m s/rad)", j.stiffness, j.damping);
+        else out << format(" (gain %.4g N m s/rad)", j.damping);
+        const auto& times = j.target.times;
+        out << format(", %zu keyframes", times.size());
+        if (!times.empty()) out << format(" over [%.4g, %.4g] s", times.front(), times.back());
+      }
+      out << '\n';
+    }
+  }
+
   // probes
   if (!model.probes.empty()) {
     out << "\nprobes (CSV columns)\n";
@@ -208,19 +236,23 @@ int info_command(const SceneOptions& options) {
       const bool spring = p.kind == ProbeKind::SpringForce || p.kind == ProbeKind::SpringLength;
       const bool cavity = p.kind == ProbeKind::CavityPressure || p.kind == ProbeKind::CavityVolume ||
                           p.kind == ProbeKind::CavityAir || p.kind == ProbeKind::CavityHoldingForce;
+      const bool joint = p.kind == ProbeKind::JointAngle || p.kind == ProbeKind::JointTorque;
       if (p.kind == ProbeKind::DriverForce) {
         if (p.driver >= 0 && p.driver < int(model.drivers.size()))
           out << " of " << model.drivers[p.driver].name;
       } else if (spring) {
         if (p.spring >= 0 && p.spring < int(model.springs.size())) out << " of " << model.springs[p.spring].name;
+      } else if (joint) {
+        if (p.joint >= 0 && p.joint < int(model.joints.size())) out << " of " << model.joints[p.joint].name;
       } else if (cavity) {
         out << format(" of cavity %d (oldest first)", p.cavity);
+        if (p.cavity_of_body) out << " of those " << body_name(model, p.body) << " bounds";
       } else if (p.kind != ProbeKind::Time && p.kind != ProbeKind::CavityCount) {
         out << " of " << body_name(model, p.body);
         if (p.kind == ProbeKind::NodeSetPosition) out << " (" << p.nodes.size() << " nodes)";
       }
       const bool scalar = p.kind == ProbeKind::Time || p.kind == ProbeKind::Displacement || spring || cavity ||
-                          p.kind == ProbeKind::CavityCount;
+                          joint || p.kind == ProbeKind::CavityCount;
       if (!scalar) out << ", " << component_name(p.component);
       if (p.scale != 1.0) out << format(", x %.4g", p.scale);
       out << '\n';
