@@ -89,9 +89,12 @@ ROWS = [
         "holding the head against the spring.",
         paper(628, 212, 234.72, 86.48, free_motion=19.12, collision=0.76, cavities=1.62,
               compliance=56.22, solve=2.17)),
-    Row("robot", "robot", "pick_and_place.json", None,
-        "no scene yet (scenes/pick_and_place.json): once it exists and until a window is chosen "
-        "here, the 150 steps centred on its cavities' life (from a `suction run --csv`).",
+    Row("robot", "robot", "pick_and_place.json", 175,
+        "700 steps of 10 ms: the arm lowers the cup onto the apple (the cavity seals at about "
+        "step 124), presses and holds, lifts from about 160 (96.1 kPa at "
+        "175), carries it over the box from 300 and lowers it into a compartment by 480; the "
+        "push against the wall opens the seal at 592. Steps 176-325: the apple hanging from the "
+        "sealed cup while the arm lifts it and starts the carry.",
         paper(434, 507, 262.64, 87.96, free_motion=15.24, collision=2.44, cavities=9.06,
               compliance=51.17, solve=3.15)),
     Row("cube_halves", "cube halves", "cube_halves.json", 75,
