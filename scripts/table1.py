@@ -322,7 +322,7 @@ def main():
     head = (f"Table 1: mean ms per step over the window (steps: timed steps of `suction bench`), "
             f"backend {args.backend}, {args.threads} thread{'s' if args.threads > 1 else ''}; "
             f"stage cells: ms and share of the total; paper/ours: the paper's total over ours; "
-            f"paper: i9-9980HK, ? = not in the repository")
+            f"paper: i9-9980HK laptop, one thread")
     text = head + "\n" + "\n".join(lines) + "\n"
     sys.stdout.write(text)
     with open(os.path.join(args.out, "table1.txt"), "w") as f:
