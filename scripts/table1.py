@@ -104,9 +104,12 @@ ROWS = [
         "of the hold, the pull and the lower half carried up by the sealed pocket.",
         paper(644, 801, 705.16, 390.04, free_motion=14.31, collision=1.91, cavities=2.92,
               compliance=343.85, solve=18.21)),
-    Row("tentacle", "tentacle", "tentacle.json", None,
-        "no scene yet (scenes/tentacle.json): once it exists and until a window is chosen here, "
-        "the 150 steps centred on its cavities' life (from a `suction run --csv`).",
+    Row("tentacle", "tentacle", "tentacle.json", 100,
+        "410 steps of 10 ms: the free half of the arm lands on the can (the first cavity at step "
+        "3), the root is lowered and pressed 31-70 (all seven suckers sealed by 45), held 71-90, "
+        "the press let go 91-140 (the pressures fall, the can leaves the ground at 122), held "
+        "141-160, lifted 161-360, held 361-410. Steps 101-250: the release, the can taken off "
+        "the ground by seven cavities, and the first second of the lift.",
         paper(1585, 2044, 249.70, 427.61, free_motion=36.56, collision=1.83, cavities=98.30,
               compliance=263.15, solve=3.24)),
 ]

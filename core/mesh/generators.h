@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "mesh/tet_mesh.h"
@@ -110,5 +111,78 @@ SurfaceMesh make_tunnel_block_surface(const Vec3& size, double hole_diameter, do
 /// removes as much as it adds, about the section's centroid), the tunnel A·spacing [m³]
 double tunnel_block_volume(const Vec3& size, double hole_diameter, double spacing, double depth,
                            int resolution = 16);
+
+
+// --- the octopus tentacle (generators_tentacle.cpp) -----------------------------------------------
+// A tapered arm swept along a gently bent centreline, with cup-shaped suckers on its underside:
+// a closed, outward-oriented, 2-manifold surface without self-intersections (FEM bodies get it
+// tetrahedralized, cavity_cgal/tet_mesher.h).  Frame: the base's centre at the origin, the arm
+// along +x, its underside (the suckers) facing -z; a positive curl bends the tip down, towards
+// the suckers (an arm curling in).
+
+/// The tentacle's shape [m, rad].  The arm's radius goes linearly from base_radius at s = 0 to
+/// tip_radius at s = length (s the arc length of the centreline, a circular arc turning by
+/// `curl`); the base is cut flat, the tip closed by a half ball of tip_radius beyond s = length.
+/// Sucker k sits at s_k, evenly from sucker_first to sucker_last; with two rows they alternate
+/// between the angles +row_angle_deg and -row_angle_deg about the underside (a zigzag).  Every
+/// sucker's dimensions are scaled by r(s_k)/base_radius when scale_suckers (they shrink towards
+/// the tip, as an octopus's do).  One sucker, in its own frame (its axis the arm's surface
+/// normal; h measured from its sealing plane into the arm): a flat ring, the rim's sealing face,
+/// of inner radius sucker_radius (the mouth) and width rim_thickness, standing rim_height out of
+/// the arm's surface at the sucker's centre, joined to the arm by a flank rising at 50° (the arm,
+/// the flank and the ring meet at edges gentler than the mesher's 60° feature angle: the lip,
+/// where the ring meets the pocket's wall at 90°, is the sucker's one sharp edge, a closed loop
+/// the mesher keeps); inside, a pocket: a straight wall up to sucker_depth - dome, then a
+/// quarter-ellipse roof of height dome = min(sucker_depth/2, sucker_radius) up to h = sucker_depth.
+struct TentacleParams {
+  double length = 0.12;           // centreline length from the base to where the tip's half ball starts [m]
+  double base_radius = 0.01;      // arm radius at the base [m]
+  double tip_radius = 0.004;      // arm radius at s = length (<= base_radius) [m]
+  double curl = 0.0;              // turn of the centreline over the length [rad]; > 0 towards the suckers
+  int sucker_count = 6;           // suckers (>= 0)
+  double sucker_radius = 0.0025;  // mouth radius (the sealing ring's inner edge, the lip) at the base's scale [m]
+  double sucker_depth = 0.0025;   // from the sealing plane to the pocket's roof [m]
+  double rim_thickness = 0.001;   // width of the rim's flat sealing ring [m]
+  double rim_height = 0.001;      // how far the sealing ring stands out of the arm's surface [m]
+  double sucker_first = 0.02;     // arc length of the first sucker's centre [m]
+  double sucker_last = 0.1;       // arc length of the last sucker's centre [m]
+  int rows = 1;                   // 1: on the underside; 2: a zigzag at ±row_angle_deg
+  double row_angle_deg = 30.0;    // rows = 2: the rows' angle about the arm's axis from the underside [deg]
+  bool scale_suckers = true;      // scale each sucker by r(s_k)/base_radius
+  int resolution = 32;            // segments around the arm (>= 12)
+  int sucker_resolution = 16;     // segments around a sucker (>= 8)
+};
+
+/// A problem with TentacleParams: the field (its name in the scene's mesh object) and why.
+struct TentacleIssue {
+  std::string key;
+  std::string message;
+};
+
+/// Every problem of the parameters (empty: make_tentacle_surface builds them): non-positive or
+/// non-finite lengths, tip_radius > base_radius, a curl too strong for the arm's thickness
+/// (|curl|·base_radius/length > 0.5 or |curl| > π), suckers beyond the arm, wider than it
+/// (sucker_radius + rim_thickness + rim_height, scaled, above 0.85 of the arm's radius there,
+/// or a 50° flank that does not meet the arm before the arm rises faster across: about 0.47 of
+/// the arm's radius for sucker_radius + rim_thickness + 0.84 rim_height), pockets deeper than
+/// 0.6 of its radius into it, or suckers overlapping one another.
+std::vector<TentacleIssue> check_tentacle(const TentacleParams& p);
+
+/// One sucker as built, in the world frame of the generator.
+struct TentacleSucker {
+  double s = 0;                   // arc length of its centre [m]
+  Vec3 mouth;                     // centre of the mouth, on the sealing plane [m]
+  Vec3 axis;                      // unit normal of the sealing plane, out of the arm
+  double radius = 0;              // mouth radius: the lip (scaled) [m]
+  double rim_outer = 0;           // outer radius of the sealing ring [m]
+  double depth = 0;               // sealing plane to roof [m]
+  double rim_height = 0;          // the ring's stand-out from the arm's surface at the centre [m]
+  double pocket_volume = 0;       // the pocket above the sealing plane, as built (polygonal rings) [m³]
+};
+std::vector<TentacleSucker> tentacle_suckers(const TentacleParams& p);
+
+/// The closed surface (InputError naming the first check_tentacle issue's key when the
+/// parameters are bad); deterministic.
+SurfaceMesh make_tentacle_surface(const TentacleParams& p, const MeshLimits& limits = {});
 
 }  // namespace suction

@@ -37,8 +37,8 @@ int SceneBuild::default_material() {
 namespace {
 
 const std::vector<std::string> kBodyTypes = {"fem", "rigid", "fixed", "kinematic"};
-const std::vector<std::string> kGenerators = {"box",         "cylinder",     "sphere",      "cup",
-                                              "curved_slab", "pocket_block", "tunnel_block"};
+const std::vector<std::string> kGenerators = {"box",         "cylinder",     "sphere",       "cup",
+                                              "curved_slab", "pocket_block", "tunnel_block", "tentacle"};
 
 std::vector<std::string> body_keys(const std::string& type) {
   std::vector<std::string> keys = {"name", "type", "material", "mesh", "position", "rotation"};
@@ -268,6 +268,41 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
     if (r.issue_count() != issues_before || !size || !diameter || !spacing || !depth) return;
     out.surface = make_tunnel_block_surface(*size, *diameter, *spacing, *depth, res, limits);
     if (fem) tetrahedralize(out.surface, *meshing, "tunnel_block", out);
+  } else if (*gen == "tentacle") {  // every TentacleParams field by the same name
+    ObjectView o(r, v, ptr,
+                 {"generator", "length", "base_radius", "tip_radius", "curl", "sucker_count", "sucker_radius",
+                  "sucker_depth", "rim_thickness", "rim_height", "sucker_first", "sucker_last", "rows",
+                  "row_angle_deg", "scale_suckers", "resolution", "sucker_resolution", "tetrahedralize"});
+    TentacleParams p;
+    auto length = o.required_number("length", Bounds::positive());
+    auto base = o.required_number("base_radius", Bounds::positive());
+    auto tip = o.required_number("tip_radius", Bounds::positive());
+    if (r.issue_count() != issues_before || !length || !base || !tip) return;
+    p.length = *length;
+    p.base_radius = *base;
+    p.tip_radius = *tip;
+    p.curl = o.number("curl", 0.0);
+    p.sucker_count = o.integer("sucker_count", 6, Bounds::non_negative());
+    p.sucker_radius = o.number("sucker_radius", 0.25 * p.base_radius, Bounds::positive());
+    p.sucker_depth = o.number("sucker_depth", p.sucker_radius, Bounds::positive());
+    p.rim_thickness = o.number("rim_thickness", 0.4 * p.sucker_radius, Bounds::positive());
+    p.rim_height = o.number("rim_height", 0.4 * p.sucker_radius, Bounds::positive());
+    p.sucker_first = o.number("sucker_first", 0.15 * p.length, Bounds::positive());
+    p.sucker_last = o.number("sucker_last", 0.85 * p.length, Bounds::positive());
+    p.rows = o.integer("rows", 1, {1.0, 2.0, false, false});
+    p.row_angle_deg = o.number("row_angle_deg", p.row_angle_deg, Bounds::open(0, 90));
+    p.scale_suckers = o.boolean("scale_suckers", p.scale_suckers);
+    p.resolution = o.integer("resolution", p.resolution, Bounds::at_least(12));
+    p.sucker_resolution = o.integer("sucker_resolution", p.sucker_resolution, Bounds::at_least(8));
+    std::optional<TetMeshingOptions> meshing;
+    if (fem) meshing = read_tetrahedralize(r, o, 0.5 * p.base_radius, limits);
+    if (!fem) reject_tetrahedralize(r, o, "only fem bodies are tetrahedralized");
+    if (r.issue_count() != issues_before) return;
+    // the shape's own checks (sizes that do not fit, overlaps), each at its key
+    for (const TentacleIssue& issue : check_tentacle(p)) r.issue(o.at(issue.key), issue.message);
+    if (r.issue_count() != issues_before) return;
+    out.surface = make_tentacle_surface(p, limits);
+    if (fem) tetrahedralize(out.surface, *meshing, "tentacle", out);
   } else {  // cup: every CupParams field by the same name
     ObjectView o(r, v, ptr,
                  {"generator", "radius", "height", "wall_thickness", "lip_thickness", "lip_angle_deg",

@@ -1,7 +1,7 @@
 // Scene bodies from the block generators and from surfaces tetrahedralized at load
-// (core/scene/scene_bodies.cpp, docs/scene-format.md "pocket_block", "tunnel_block",
+// (core/scene/scene_bodies.cpp, docs/scene-format.md "pocket_block", "tunnel_block", "tentacle",
 // "tetrahedralize"): an FEM tunnel block loads, is meshed, timed and steps; rigid blocks use the
-// surface; bad keys are issues at their JSON pointers.
+// surface; an FEM tentacle loads; bad keys are issues at their JSON pointers.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -89,6 +89,58 @@ TEST(SceneBodies, BadBlockKeysAreIssuesAtTheirPointers) {
   doc = block_scene();
   doc["bodies"][1]["mesh"]["outline"]["roughness"] = 1.5;
   expect_single_issue(doc, "/bodies/1/mesh/outline/roughness", "[0, 1)");
+}
+
+/// an FEM tentacle (coarse) above a fixed box
+Json tentacle_scene() {
+  return Json::parse(R"({
+    "name": "tentacle",
+    "settings": {"dt": 0.005, "duration": 0.01},
+    "materials": {"rubber": {"young": 1e6, "poisson": 0.45, "density": 1100}},
+    "bodies": [
+      {"name": "arm", "type": "fem", "material": "rubber",
+       "mesh": {"generator": "tentacle", "length": 0.08, "base_radius": 0.01, "tip_radius": 0.006,
+                "sucker_count": 3, "sucker_radius": 0.002, "sucker_depth": 0.002, "rim_thickness": 0.0008,
+                "rim_height": 0.001, "sucker_first": 0.02, "sucker_last": 0.06,
+                "tetrahedralize": {"cell_size": 0.006, "facet_size": 0.005, "edge_size": 0.0015}},
+       "position": [0, 0, 0.02]},
+      {"name": "base", "type": "fixed", "mesh": {"generator": "box", "size": [0.1, 0.05, 0.01]},
+       "position": [0, 0, -0.005]}
+    ]
+  })");
+}
+
+TEST(SceneBodies, FemTentacleLoadsAndItsBadKeysAreIssuesAtTheirPointers) {
+  const Model m = load_scene_text(tentacle_scene().dump(), ".");
+  ASSERT_EQ(m.fem.size(), 1u);
+  EXPECT_GT(m.fem[0].rest.tets.size(), 100u);
+  ASSERT_EQ(m.meshing.size(), 1u);
+
+  Json doc = tentacle_scene();
+  doc["bodies"][0]["mesh"]["tip_radius"] = 0.012;  // wider than the base
+  expect_single_issue(doc, "/bodies/0/mesh/tip_radius", "must not exceed base_radius");
+
+  doc = tentacle_scene();
+  doc["bodies"][0]["mesh"]["sucker_count"] = 9;  // they overlap
+  const auto issues = issues_of(doc);
+  ASSERT_FALSE(issues.empty());
+  for (const SceneIssue& i : issues) EXPECT_EQ(i.pointer, "/bodies/0/mesh/sucker_count") << dump(issues);
+
+  doc = tentacle_scene();
+  doc["bodies"][0]["mesh"]["sucker_last"] = 0.079;  // reaches the tip
+  expect_single_issue(doc, "/bodies/0/mesh/sucker_last", "reaches the tip");
+
+  doc = tentacle_scene();
+  doc["bodies"][0]["mesh"]["rows"] = 3;
+  expect_single_issue(doc, "/bodies/0/mesh/rows", "2");
+
+  doc = tentacle_scene();
+  doc["bodies"][0]["mesh"].erase("length");
+  expect_single_issue(doc, "/bodies/0/mesh/length", "missing required key");
+
+  doc = tentacle_scene();
+  doc["bodies"][1]["mesh"] = doc["bodies"][0]["mesh"];  // a fixed body is not tetrahedralized
+  expect_single_issue(doc, "/bodies/1/mesh/tetrahedralize", "only fem bodies");
 }
 
 TEST(SceneBodies, FemBodyFromASurfaceFileIsTetrahedralized) {
