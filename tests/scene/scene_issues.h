@@ -22,6 +22,16 @@ inline std::vector<SceneIssue> issues_of(const Json& doc, const std::string& bas
   return {};
 }
 
+/// the issues of loading the scene text `text` (none when it loads)
+inline std::vector<SceneIssue> issues_of_text(const std::string& text, const std::string& base_dir = ".") {
+  try {
+    load_scene_text(text, base_dir);
+  } catch (const SceneError& e) {
+    return e.issues();
+  }
+  return {};
+}
+
 inline std::string dump(const std::vector<SceneIssue>& issues) {
   std::string s;
   for (const auto& i : issues) s += "  " + i.pointer + ": " + i.message + "\n";
@@ -37,6 +47,15 @@ inline void expect_single_issue(const Json& doc, const std::string& pointer, con
   EXPECT_EQ(issues[0].pointer, pointer) << dump(issues);
   EXPECT_NE(issues[0].message.find(text), std::string::npos)
       << "expected \"" << text << "\" in:\n" << dump(issues);
+}
+
+/// whether `issues` has one at `pointer` whose message contains `words` (a test failure naming
+/// them all when not)
+inline bool has_issue(const std::vector<SceneIssue>& issues, const std::string& pointer, const std::string& words) {
+  for (const SceneIssue& i : issues)
+    if (i.pointer == pointer && i.message.find(words) != std::string::npos) return true;
+  ADD_FAILURE() << "no issue at " << pointer << " with '" << words << "'; issues:\n" << dump(issues);
+  return false;
 }
 
 }  // namespace suction::scene_issues

@@ -16,6 +16,7 @@
 #include "probes/probes.h"
 #include "rigid/rigid_dynamics.h"
 #include "scene/scene.h"
+#include "scene/scene_issues.h"
 #include "sim/simulation.h"
 #include "stages/stages.h"
 
@@ -311,21 +312,9 @@ TEST(Joints, MalformedJointsAreReportedAtTheirPointer) {
        "position": [0.1, 0, 0], "node_sets": {"all": {"box": {"min": [-1, -1, -1], "max": [1, 1, 1]}}}}],
     "joints": )";
   auto issues = [&](const std::string& joints, const std::string& probes = "[]") {
-    try {
-      load_scene_text(head + joints + R"(, "probes": )" + probes + "}", ".");
-    } catch (const SceneError& e) {
-      return e.issues();
-    }
-    return std::vector<SceneIssue>{};
+    return scene_issues::issues_of_text(head + joints + R"(, "probes": )" + probes + "}");
   };
-  auto has = [](const std::vector<SceneIssue>& list, const std::string& pointer, const std::string& words) {
-    for (const SceneIssue& i : list)
-      if (i.pointer == pointer && i.message.find(words) != std::string::npos) return true;
-    std::string all;
-    for (const SceneIssue& i : list) all += i.pointer + ": " + i.message + "\n";
-    ADD_FAILURE() << "no issue at " << pointer << " with '" << words << "'; issues:\n" << all;
-    return false;
-  };
+  const auto has = scene_issues::has_issue;
   const std::string ok = R"({"name": "h", "type": "revolute", "b": "link", "anchor": [0, 0, 0], "axis": [0, 1, 0]})";
   EXPECT_TRUE(issues("[" + ok + "]").empty());
   has(issues("{}"), "/joints", "an array of joints");

@@ -13,6 +13,7 @@
 #include "model/springs.h"
 #include "probes/probes.h"
 #include "scene/scene.h"
+#include "scene/scene_issues.h"
 #include "sim/simulation.h"
 #include "stages/stages.h"
 
@@ -313,21 +314,9 @@ TEST(Springs, MalformedSpringsAreReportedAtTheirPointer) {
        "position": [0.1, 0, 0], "node_sets": {"all": {"box": {"min": [-1, -1, -1], "max": [1, 1, 1]}}}}],
     "springs": )";
   auto issues = [&](const std::string& springs, const std::string& probes = "[]") {
-    try {
-      load_scene_text(head + springs + R"(, "probes": )" + probes + "}", ".");
-    } catch (const SceneError& e) {
-      return e.issues();
-    }
-    return std::vector<SceneIssue>{};
+    return scene_issues::issues_of_text(head + springs + R"(, "probes": )" + probes + "}");
   };
-  auto has = [](const std::vector<SceneIssue>& list, const std::string& pointer, const std::string& words) {
-    for (const SceneIssue& i : list)
-      if (i.pointer == pointer && i.message.find(words) != std::string::npos) return true;
-    std::string all;
-    for (const SceneIssue& i : list) all += i.pointer + ": " + i.message + "\n";
-    ADD_FAILURE() << "no issue at " << pointer << " with '" << words << "'; issues:\n" << all;
-    return false;
-  };
+  const auto has = scene_issues::has_issue;
   const std::string ok = R"({"name": "s", "a": {"body": "anchor"}, "b": {"body": "cube"}, "stiffness": 5})";
   EXPECT_TRUE(issues("[" + ok + "]").empty());
   EXPECT_TRUE(has(issues(R"([{"name": "s", "a": {"body": "nope"}, "b": {"body": "cube"}, "stiffness": 5}])"),
