@@ -8,7 +8,9 @@
 // one-sided: frictionless contact blocks after the contacts, whose "gap" is the angle left to
 // the limit.  After the step the rigid bodies are projected back onto their hinges (Newton
 // on the position errors, mass-weighted): the rows' first-order error does not accumulate.
+#include <array>
 #include <cmath>
+#include <tuple>
 
 #include "constraints/rows.h"
 #include "model/joints.h"
@@ -40,6 +42,29 @@ void add_linear(const Model& m, Workspace& w, const JointEnd& e, double sign, co
 // sign·(the angular row d) on a rigid end
 void add_angular(const Model& m, Workspace& w, const JointEnd& e, double sign, const Vec3& d, int row) {
   if (dynamic(m, e)) w.rows.rigid_terms.push_back({row, e.body.index, Vec3::Zero(), sign * d});
+}
+
+// A revolute joint's five equality rows in a state: the anchors' separation along x, y, z and
+// the axes' misalignment about t1, t2 ⟂ n_a.  Row r's rate is
+// lin·(v_b − v_a) + ang_b·ω_b − ang_a·ω_a and its error C; the solve's rows (add_joint_rows)
+// and the projection's Jacobian (project_joints) are both read from here.
+struct HingeRow {
+  double C = 0.0;
+  Vec3 lin = Vec3::Zero(), ang_a = Vec3::Zero(), ang_b = Vec3::Zero();
+};
+std::array<HingeRow, 5> hinge_rows(const Model& model, const State& state, const Joint& j) {
+  const HingeFrame f = hinge_frame(model, state, j);
+  std::array<HingeRow, 5> rows;
+  for (int c = 0; c < 3; ++c) {  // C = p_b − p_a: (v_b + ω_b × r_b) − (v_a + ω_a × r_a)
+    const Vec3 d = Vec3::Unit(c);
+    rows[c] = {f.pb[c] - f.pa[c], d, f.ra.cross(d), f.rb.cross(d)};
+  }
+  Vec3 t[2];
+  tangent_basis(f.na, t[0], t[1]);
+  const Vec3 misalignment = f.na.cross(f.nb);
+  for (int c = 0; c < 2; ++c)  // C = t·(n_a × n_b): t·(ω_b − ω_a) where the axes are aligned
+    rows[3 + c] = {t[c].dot(misalignment), Vec3::Zero(), t[c], t[c]};
+  return rows;
 }
 
 // the drive's compliance γ and bias b at the end of the step t + h (method §8.8)
@@ -133,31 +158,21 @@ void add_joint_rows(const Model& model, const State& state, Workspace& work) {
       }
       continue;
     }
-    const HingeFrame f = hinge_frame(model, state, j);
-    // the anchors together: u = (v_b + ω_b × r_b) − (v_a + ω_a × r_a), C = p_b − p_a
-    const Vec3 rel = free_point_velocity(work, j.b, f.rb) - free_point_velocity(work, j.a, f.ra);
-    for (int c = 0; c < 3; ++c, ++row) {
-      const Vec3 d = Vec3::Unit(c);
-      add_linear(model, work, j.b, +1.0, d, f.rb, row);
-      add_linear(model, work, j.a, -1.0, d, f.ra, row);
-      work.u_free[row] = rel[c];
-      hard(f.pb[c] - f.pa[c]);
+    for (const HingeRow& r : hinge_rows(model, state, j)) {
+      if (dynamic(model, j.b)) work.rows.rigid_terms.push_back({row, j.b.body.index, r.lin, r.ang_b});
+      if (dynamic(model, j.a)) work.rows.rigid_terms.push_back({row, j.a.body.index, -r.lin, -r.ang_a});
+      const auto rate = [&](const JointEnd& e, const Vec3& ang) {
+        return e.world() ? 0.0 : r.lin.dot(work.rigid[e.body.index].v_free) + ang.dot(work.rigid[e.body.index].w_free);
+      };
+      work.u_free[row++] = rate(j.b, r.ang_b) - rate(j.a, r.ang_a);
+      hard(r.C);
     }
-    // the axes aligned: u = t·(ω_b − ω_a), C = t·(n_a × n_b) for t ⟂ n_a
-    Vec3 t[2];
-    tangent_basis(f.na, t[0], t[1]);
+    const Vec3 na = hinge_frame(model, state, j).na;
     const Vec3 w_rel = free_angular_velocity(work, j.b) - free_angular_velocity(work, j.a);
-    const Vec3 misalignment = f.na.cross(f.nb);
-    for (int c = 0; c < 2; ++c, ++row) {
-      add_angular(model, work, j.b, +1.0, t[c], row);
-      add_angular(model, work, j.a, -1.0, t[c], row);
-      work.u_free[row] = t[c].dot(w_rel);
-      hard(t[c].dot(misalignment));
-    }
     if (j.mode != JointTargetMode::None) {
-      add_angular(model, work, j.b, +1.0, f.na, row);
-      add_angular(model, work, j.a, -1.0, f.na, row);
-      work.u_free[row] = f.na.dot(w_rel);
+      add_angular(model, work, j.b, +1.0, na, row);
+      add_angular(model, work, j.a, -1.0, na, row);
+      work.u_free[row] = na.dot(w_rel);
       work.soft_rows.push_back(drive_row(j, state.joint_angle[k], state.time, h));
       work.joint_drive_row[k] = row++;
     }
@@ -194,28 +209,16 @@ HingeErrors hinge_errors(const Model& model, const State& state, const std::vect
   e.J.setZero(5 * n, 6 * bodies);
   for (int i = 0; i < n; ++i) {
     const Joint& j = model.joints[joints[i]];
-    const HingeFrame f = hinge_frame(model, state, j);
-    auto put = [&](const JointEnd& end, double sign, int row, const Vec3& lin, const Vec3& ang) {
-      if (!dynamic(model, end)) return;
-      const int c = column_of[end.body.index];
-      e.J.block<1, 3>(row, 6 * c) += sign * lin.transpose();
-      e.J.block<1, 3>(row, 6 * c + 3) += sign * ang.transpose();
-    };
-    for (int c = 0; c < 3; ++c) {
-      const int row = 5 * i + c;
-      const Vec3 d = Vec3::Unit(c);
-      e.C[row] = f.pb[c] - f.pa[c];
-      put(j.b, +1.0, row, d, f.rb.cross(d));
-      put(j.a, -1.0, row, d, f.ra.cross(d));
-    }
-    Vec3 t[2];
-    tangent_basis(f.na, t[0], t[1]);
-    const Vec3 misalignment = f.na.cross(f.nb);
-    for (int c = 0; c < 2; ++c) {
-      const int row = 5 * i + 3 + c;
-      e.C[row] = t[c].dot(misalignment);
-      put(j.b, +1.0, row, Vec3::Zero(), t[c]);
-      put(j.a, -1.0, row, Vec3::Zero(), t[c]);
+    const std::array<HingeRow, 5> rows = hinge_rows(model, state, j);
+    for (int r = 0; r < 5; ++r) {
+      const HingeRow& h = rows[r];
+      e.C[5 * i + r] = h.C;
+      for (const auto& [end, sign, ang] : {std::tuple{&j.b, 1.0, h.ang_b}, std::tuple{&j.a, -1.0, h.ang_a}}) {
+        if (!dynamic(model, *end)) continue;
+        const int c = column_of[end->body.index];
+        e.J.block<1, 3>(5 * i + r, 6 * c) += sign * h.lin.transpose();
+        e.J.block<1, 3>(5 * i + r, 6 * c + 3) += sign * ang.transpose();
+      }
     }
   }
   return e;
