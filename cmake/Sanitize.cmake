@@ -41,6 +41,11 @@ endif()
 set(SUCTION_SANITIZE_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer)
 add_compile_options(${SUCTION_SANITIZE_FLAGS})
+# Line tables only, not full debug info: the reports' stacks keep file:line and inlined frames
+# (what llvm-symbolizer needs), and the build is faster: ASan's instrumented CGAL mesher took
+# 224 s to compile with -g, 194 s with this, and its object 89 -> 23 MB (clang-14, 2026-11-27).
+# Later than RelWithDebInfo's -g on the command line, so it wins.
+add_compile_options(-gline-tables-only)
 add_link_options(-fsanitize=address,undefined)
 message(STATUS "suction: ASan + UBSan build (${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION})")
 
