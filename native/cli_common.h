@@ -70,6 +70,7 @@ struct MeshOptions {
   SceneOptions scene;
   std::string body;  // the FEM body whose mesh is written
   std::string out;   // the .msh file
+  bool write_cache = false;  // --write-cache: every "tetrahedralize" cache file that is missing or stale
 };
 void add_mesh_command(CLI::App& app, MeshOptions& options, CLI::App*& command);
 int mesh_command(const MeshOptions& options);

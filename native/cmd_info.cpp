@@ -89,9 +89,14 @@ int info_command(const SceneOptions& options) {
   out << "memory      ~" << format_bytes(model_bytes(model)) << " (model arrays and one state)\n";
   if (!model.meshing.empty()) {
     double seconds = 0;
-    for (const MeshingRecord& m : model.meshing) seconds += m.seconds;
-    out << format("meshing     %.1f ms to tetrahedralize %zu bod%s at load (CGAL Mesh_3)\n", seconds * 1e3,
-                  model.meshing.size(), model.meshing.size() == 1 ? "y" : "ies");
+    size_t meshed = 0;
+    for (const MeshingRecord& m : model.meshing) {
+      seconds += m.seconds;
+      meshed += m.cache_status != "read";
+    }
+    const size_t cached = model.meshing.size() - meshed;
+    out << format("meshing     %.1f ms at load: %zu bod%s tetrahedralized (CGAL Mesh_3), %zu read from %s cache\n",
+                  seconds * 1e3, meshed, meshed == 1 ? "y" : "ies", cached, cached == 1 ? "its" : "their");
   }
   std::string built;
   for (const std::string& b : available_compliance_backends()) {
@@ -142,9 +147,18 @@ int info_command(const SceneOptions& options) {
     out << format("  %-16s            material %s\n", "", material_name(model, b.material).c_str());
     out << format("  %-16s            %s\n", "", format_box(bounding_box(b.rest.nodes)).c_str());
     for (const MeshingRecord& m : model.meshing)
-      if (m.body == b.name)
-        out << format("  %-16s            tetrahedralized at load in %.1f ms (min radius ratio %.3f)\n", "",
-                      m.seconds * 1e3, m.min_radius_ratio);
+      if (m.body == b.name) {
+        if (m.cache_status == "read")
+          out << format("  %-16s            read from its mesh cache %s in %.1f ms (min radius ratio %.3f)\n", "",
+                        m.cache_file.c_str(), m.seconds * 1e3, m.min_radius_ratio);
+        else
+          out << format("  %-16s            tetrahedralized at load in %.1f ms (min radius ratio %.3f)\n", "",
+                        m.seconds * 1e3, m.min_radius_ratio);
+        if (m.cache_status == "missing" || m.cache_status == "stale")
+          out << format("  %-16s            mesh cache %s %s: `suction mesh SCENE --write-cache` writes it\n", "",
+                        m.cache_file.c_str(), m.cache_status == "missing" ? "does not exist" :
+                        "was made from another surface or options");
+      }
   }
   for (size_t i = 0; i < model.rigid.size(); ++i) {
     const RigidBody& b = model.rigid[i];

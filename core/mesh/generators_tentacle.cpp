@@ -334,6 +334,8 @@ std::vector<std::pair<int, int>> patch_boundary(const std::vector<std::pair<int,
 /// walking both loops by angle, each triangle takes the next vertex of the loop whose next vertex
 /// comes first.  Triangles (outer a, outer a+1, inner b) and (outer a, inner b+1, inner b) are
 /// counter-clockwise.  False if a triangle would be inverted.
+constexpr double kAngleTie = 1e-9;  // [rad]
+
 bool zip_loops(const std::vector<Point2>& outer, const std::vector<int>& outer_id, const std::vector<Point2>& inner,
                const std::vector<int>& inner_id, std::vector<Tri>& out) {
   const size_t K = outer.size(), N = inner.size();
@@ -353,7 +355,10 @@ bool zip_loops(const std::vector<Point2>& outer, const std::vector<int>& outer_i
     const size_t o0 = a % K, o1 = (a + 1) % K, i0 = (b0 + b) % N, i1 = (b0 + b + 1) % N;
     const bool outer_ok = a < K && area2(outer[o0], outer[o1], inner[i0]) > 0;
     const bool inner_ok = b < N && area2(outer[o0], inner[i1], inner[i0]) > 0;
-    bool advance_outer = a < K && (b == N || ao[a + 1] <= ai[b + 1]);
+    // a tie (both loops have a vertex at the same angle, common on the sucker rings) goes to
+    // the outer loop whatever the last bits of atan2: native and WebAssembly builds differ
+    // there, and the surface must be the same in both (its mesh cache's fingerprint)
+    bool advance_outer = a < K && (b == N || ao[a + 1] <= ai[b + 1] + kAngleTie);
     if (advance_outer && !outer_ok) advance_outer = false;
     if (!advance_outer && !inner_ok) {
       if (!outer_ok) return false;

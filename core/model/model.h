@@ -232,13 +232,22 @@ struct Parameter {
   std::string unit, doc;           // "" when absent
 };
 
-/// A body whose tet mesh the loader made from a closed surface (cavity_cgal/tet_mesher.h: a
+/// A body whose tet mesh the loader made from a closed surface, or read from its cache (cavity_cgal/tet_mesher.h: a
 /// block generator's surface or an OBJ / STL file): what `suction info` reports.
 struct MeshingRecord {
   std::string body;
   double seconds = 0.0;           // wall time of the tetrahedralization at load [s]
   int nodes = 0, tets = 0;
   double min_radius_ratio = 0.0;  // worst tet (tet_radius_ratio)
+  /// "tetrahedralize": {"cache": FILE} (cavity_cgal/tet_mesh_cache.h): the file as resolved
+  /// ("" when the scene names none), and what became of it: "read" (its fingerprint matched,
+  /// nothing was meshed), "missing" or "stale" (meshed at load; `suction mesh --write-cache`
+  /// writes it)
+  std::string cache_file, cache_status;
+  std::string fingerprint;  // of the surface and options (meshing_fingerprint)
+  /// the tets in the body's own frame, kept only when the cache is missing or stale (what
+  /// `suction mesh --write-cache` writes); empty otherwise
+  TetMesh unsaved;
 };
 
 struct Model {

@@ -1,10 +1,12 @@
 // Scene bodies: meshes (generators and files), placement, node sets, FEM and rigid bodies.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "cavity_cgal/mesh_union.h"
+#include "cavity_cgal/tet_mesh_cache.h"
 #include "cavity_cgal/tet_mesher.h"
 #include "mesh/generators.h"
 #include "mesh/mesh_io.h"
@@ -55,24 +57,45 @@ struct BodyMesh {
   bool ok = false;
   TetMesh tets;
   SurfaceMesh surface;
-  std::optional<TetMeshingReport> meshing;  // the tets came from the mesher (tetrahedralize)
+  std::optional<TetMeshingReport> meshing;  // the tets came from the mesher or its cache (tetrahedralize)
+  MeshingRecord record;                     // the cache's part of what `suction info` reports
+};
+
+/// "tetrahedralize": the mesher's options, and the cache file the scene names (tet_mesh_cache.h)
+struct Tetrahedralize {
+  TetMeshingOptions options;
+  std::string cache_name;  // as written in the scene ("" when none)
+  std::string cache_path;  // resolved against the scene's folder
+  std::string cache_at;    // its JSON pointer
 };
 
 const std::vector<std::string> kTetrahedralizeKeys = {"cell_size",       "facet_size",        "facet_distance",
                                                       "edge_size",       "facet_angle_deg",   "radius_edge_ratio",
-                                                      "sharp_features",  "feature_angle_deg"};
+                                                      "sharp_features",  "feature_angle_deg", "cache"};
 
-/// "tetrahedralize": {"cell_size": h, ...} (TetMeshingOptions by the same names); absent:
-/// cell_size = default_cell_size (0: the key is required).  nullopt after an issue.
-std::optional<TetMeshingOptions> read_tetrahedralize(JsonReader& r, ObjectView& parent, double default_cell_size,
-                                                     const MeshLimits& limits) {
-  TetMeshingOptions t;
+/// a path relative to the scene's folder (absolute ones as they are)
+std::string resolve_scene_path(const SceneBuild& b, const std::string& file) {
+  namespace fs = std::filesystem;
+  fs::path path(file);
+  if (path.is_relative()) path = fs::path(b.base_dir) / path;
+  std::error_code ec;
+  fs::path resolved = fs::absolute(path, ec).lexically_normal();
+  return ec ? path.string() : resolved.string();
+}
+
+/// "tetrahedralize": {"cell_size": h, ..., "cache": FILE} (TetMeshingOptions by the same names);
+/// absent: cell_size = default_cell_size (0: the key is required).  nullopt after an issue.
+std::optional<Tetrahedralize> read_tetrahedralize(SceneBuild& b, ObjectView& parent, double default_cell_size,
+                                                  const MeshLimits& limits) {
+  JsonReader& r = b.reader;
+  Tetrahedralize spec;
+  TetMeshingOptions& t = spec.options;
   t.limits = limits;
   const Json* v = default_cell_size > 0 ? parent.find("tetrahedralize") : parent.require("tetrahedralize");
   if (!v) {
     if (default_cell_size <= 0) return std::nullopt;
     t.cell_size = default_cell_size;
-    return t;
+    return spec;
   }
   const size_t issues_before = r.issue_count();
   ObjectView o(r, *v, parent.at("tetrahedralize"), kTetrahedralizeKeys,
@@ -87,21 +110,58 @@ std::optional<TetMeshingOptions> read_tetrahedralize(JsonReader& r, ObjectView& 
   t.radius_edge_ratio = o.number("radius_edge_ratio", t.radius_edge_ratio, Bounds::at_least(2.0));
   t.sharp_features = o.boolean("sharp_features", t.sharp_features);
   t.feature_angle_deg = o.number("feature_angle_deg", t.feature_angle_deg, Bounds::open(0.0, 180.0));
+  if (o.has("cache")) {
+    spec.cache_at = o.at("cache");
+    if (const auto file = o.required_string("cache")) {
+      if (file->empty()) r.issue(spec.cache_at, "expected a file name (a .msh file the mesh is kept in), got \"\"");
+      spec.cache_name = *file;
+      spec.cache_path = resolve_scene_path(b, *file);
+    }
+  }
   if (r.issue_count() != issues_before) return std::nullopt;
-  return t;
+  return spec;
 }
 
-/// the FEM mesh of a closed surface (its errors are thrown: read_mesh makes them issues)
-void tetrahedralize(const SurfaceMesh& surface, const TetMeshingOptions& options, const std::string& what,
+/// the FEM mesh of a closed surface, from the cache when its fingerprint matches, else from the
+/// mesher (its errors are thrown: read_mesh makes them issues; a broken cache file is an issue
+/// at "cache")
+bool tetrahedralize(JsonReader& r, const SurfaceMesh& surface, const Tetrahedralize& spec, const std::string& what,
                     BodyMesh& out) {
+  const TetMeshingOptions& options = spec.options;
+  MeshingRecord& rec = out.record;
+  rec.fingerprint = meshing_fingerprint(surface, options);
+  rec.cache_file = spec.cache_path;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::optional<TetCache> cache;
+  if (!spec.cache_path.empty()) {
+    try {
+      cache = read_tet_cache(spec.cache_path, options.limits);
+    } catch (const std::exception& e) {
+      r.issue(spec.cache_at, std::string("the mesh cache '") + spec.cache_name + "' is not a valid mesh (" + e.what() +
+                                 "); delete it or write it again with `suction mesh SCENE --write-cache`");
+      return false;
+    }
+    rec.cache_status = !cache ? "missing" : cache->fingerprint == rec.fingerprint ? "read" : "stale";
+  }
   TetMeshingReport report;
-  out.tets = mesh_closed_surface(surface, options, what, &report);
+  if (cache && rec.cache_status == "read") {
+    out.tets = std::move(cache->mesh);
+    report.min_radius_ratio = 1.0;
+    for (const Tet& t : out.tets.tets)
+      report.min_radius_ratio = std::min(report.min_radius_ratio, tet_radius_ratio(out.tets.nodes[t[0]], out.tets.nodes[t[1]],
+                                                                                  out.tets.nodes[t[2]], out.tets.nodes[t[3]]));
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  } else {
+    out.tets = mesh_closed_surface(surface, options, what, &report);
+    if (!spec.cache_path.empty()) rec.unsaved = out.tets;
+  }
   out.meshing = report;
   // the cavities' union needs the body's boundary without self-intersections (Mesh_3's
   // boundary has none; checked here so that a failure is a load error, not a step's)
   const BoundarySurface boundary = extract_boundary(out.tets);
   check_union_input(UnionMesh{boundary.surface.vertices, boundary.surface.triangles, false, {}},
                     what + " (its tetrahedral mesh's boundary)");
+  return true;
 }
 
 /// "tetrahedralize" given to a body that is not meshed: an issue
@@ -247,12 +307,12 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
     auto size = positive_vec3(r, o, "size");
     auto depth = o.required_number("depth", Bounds::positive());
     auto outline = read_outline(r, o);
-    std::optional<TetMeshingOptions> meshing;
-    if (fem && size) meshing = read_tetrahedralize(r, o, size->minCoeff() / 4, limits);
+    std::optional<Tetrahedralize> meshing;
+    if (fem && size) meshing = read_tetrahedralize(b, o, size->minCoeff() / 4, limits);
     if (!fem) reject_tetrahedralize(r, o, "only fem bodies are tetrahedralized");
     if (r.issue_count() != issues_before || !size || !depth || !outline) return;
     out.surface = make_pocket_block_surface(*size, *outline, *depth, limits);
-    if (fem) tetrahedralize(out.surface, *meshing, "pocket_block", out);
+    if (fem && !tetrahedralize(r, out.surface, *meshing, "pocket_block", out)) return;
   } else if (*gen == "tunnel_block") {
     ObjectView o(r, v, ptr,
                  {"generator", "size", "hole_diameter", "spacing", "depth", "resolution", "tetrahedralize"});
@@ -261,13 +321,13 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
     auto spacing = o.required_number("spacing", Bounds::positive());
     auto depth = o.required_number("depth", Bounds::positive());
     const int res = o.integer("resolution", 16, Bounds::at_least(6));
-    std::optional<TetMeshingOptions> meshing;
+    std::optional<Tetrahedralize> meshing;
     if (fem && size && diameter)
-      meshing = read_tetrahedralize(r, o, std::min(size->minCoeff() / 4, *diameter / 2), limits);
+      meshing = read_tetrahedralize(b, o, std::min(size->minCoeff() / 4, *diameter / 2), limits);
     if (!fem) reject_tetrahedralize(r, o, "only fem bodies are tetrahedralized");
     if (r.issue_count() != issues_before || !size || !diameter || !spacing || !depth) return;
     out.surface = make_tunnel_block_surface(*size, *diameter, *spacing, *depth, res, limits);
-    if (fem) tetrahedralize(out.surface, *meshing, "tunnel_block", out);
+    if (fem && !tetrahedralize(r, out.surface, *meshing, "tunnel_block", out)) return;
   } else if (*gen == "tentacle") {  // every TentacleParams field by the same name
     ObjectView o(r, v, ptr,
                  {"generator", "length", "base_radius", "tip_radius", "curl", "sucker_count", "sucker_radius",
@@ -294,15 +354,15 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
     p.scale_suckers = o.boolean("scale_suckers", p.scale_suckers);
     p.resolution = o.integer("resolution", p.resolution, Bounds::at_least(12));
     p.sucker_resolution = o.integer("sucker_resolution", p.sucker_resolution, Bounds::at_least(8));
-    std::optional<TetMeshingOptions> meshing;
-    if (fem) meshing = read_tetrahedralize(r, o, 0.5 * p.base_radius, limits);
+    std::optional<Tetrahedralize> meshing;
+    if (fem) meshing = read_tetrahedralize(b, o, 0.5 * p.base_radius, limits);
     if (!fem) reject_tetrahedralize(r, o, "only fem bodies are tetrahedralized");
     if (r.issue_count() != issues_before) return;
     // the shape's own checks (sizes that do not fit, overlaps), each at its key
     for (const TentacleIssue& issue : check_tentacle(p)) r.issue(o.at(issue.key), issue.message);
     if (r.issue_count() != issues_before) return;
     out.surface = make_tentacle_surface(p, limits);
-    if (fem) tetrahedralize(out.surface, *meshing, "tentacle", out);
+    if (fem && !tetrahedralize(r, out.surface, *meshing, "tentacle", out)) return;
   } else {  // cup: every CupParams field by the same name
     ObjectView o(r, v, ptr,
                  {"generator", "radius", "height", "wall_thickness", "lip_thickness", "lip_angle_deg",
@@ -335,11 +395,8 @@ void read_mesh_file(SceneBuild& b, const Json& v, const std::string& ptr, bool f
   if (!file) return;
   if (!fem) reject_tetrahedralize(r, o, "only fem bodies are tetrahedralized");
   namespace fs = std::filesystem;
-  fs::path path(*file);
-  if (path.is_relative()) path = fs::path(b.base_dir) / path;
+  const fs::path resolved = resolve_scene_path(b, *file);
   std::error_code ec;
-  fs::path resolved = fs::absolute(path, ec).lexically_normal();
-  if (ec) resolved = path;
   if (!std::ifstream(resolved, std::ios::binary).is_open() || fs::is_directory(resolved, ec)) {
     r.issue(o.at("file"), "cannot open '" + *file + "' (resolved to " + resolved.string() + ")");
     return;
@@ -354,14 +411,14 @@ void read_mesh_file(SceneBuild& b, const Json& v, const std::string& ptr, bool f
     return;
   }
   if (fem && ext == ".msh") reject_tetrahedralize(r, o, "a .msh file is already tetrahedral");
-  std::optional<TetMeshingOptions> meshing;
+  std::optional<Tetrahedralize> meshing;
   if (fem && surface_file) {
     if (!o.has("tetrahedralize")) {
       r.issue(o.at("file"), "fem bodies need a tetrahedral mesh (.msh), or \"tetrahedralize\": "
                             "{\"cell_size\": ...} next to a closed surface file ('" + ext + "')");
       return;
     }
-    meshing = read_tetrahedralize(r, o, 0.0, b.model.settings.limits);
+    meshing = read_tetrahedralize(b, o, 0.0, b.model.settings.limits);
     if (!meshing) return;
   }
   if (!fem && ext != ".msh" && ext != ".obj" && ext != ".stl") {
@@ -373,7 +430,7 @@ void read_mesh_file(SceneBuild& b, const Json& v, const std::string& ptr, bool f
     SurfaceMesh surface = read_surface(resolved.string(), limits);
     for (auto& x : surface.vertices) x *= scale;
     try {
-      tetrahedralize(surface, *meshing, "the surface", out);
+      if (!tetrahedralize(r, surface, *meshing, "the surface", out)) return;
     } catch (const TetMeshingError& e) {
       r.issue(o.at("file"), "'" + *file + "': " + e.what());
       return;
@@ -635,9 +692,15 @@ void read_body(SceneBuild& b, const Json& v, const std::string& ptr) {
       }
     }
     read_node_sets(b, o, entry, built ? &body : nullptr);
-    if (built && mesh.meshing)
-      b.model.meshing.push_back({*name, mesh.meshing->seconds, static_cast<int>(body.rest.nodes.size()),
-                                 static_cast<int>(body.rest.tets.size()), mesh.meshing->min_radius_ratio});
+    if (built && mesh.meshing) {
+      MeshingRecord rec = std::move(mesh.record);
+      rec.body = *name;
+      rec.seconds = mesh.meshing->seconds;
+      rec.nodes = static_cast<int>(body.rest.nodes.size());
+      rec.tets = static_cast<int>(body.rest.tets.size());
+      rec.min_radius_ratio = mesh.meshing->min_radius_ratio;
+      b.model.meshing.push_back(std::move(rec));
+    }
     if (built) {
       entry.built = true;
       entry.ref = {BodyType::Fem, static_cast<int>(b.model.fem.size())};

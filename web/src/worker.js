@@ -1,7 +1,7 @@
 // The simulation worker (a module worker): loads the wasm module, owns the Simulator through
 // SimHost, and talks to the page with messages (docs/web.md, "Messages").
 import { SimHost } from './sim_host.js';
-import { meshFiles, meshPathIsLocal } from './mesh_files.js';
+import { meshCacheFiles, meshFiles, meshPathIsLocal } from './mesh_files.js';
 
 let host = null;
 const queue = [];
@@ -59,13 +59,17 @@ async function stageMeshFiles(msg) {
   let doc;
   try { doc = JSON.parse(msg.text); } catch { return msg; }   // the loader reports bad JSON
   const files = [...meshFiles(doc)];
-  if (!files.length) return msg;
+  const caches = [...meshCacheFiles(doc)].filter(f => !files.includes(f));
+  if (!files.length && !caches.length) return msg;
   if (!host.M.writeFile) throw new Error('this module cannot receive mesh files (no writeFile)');
-  for (const f of files) {
+  for (const f of [...files, ...caches]) {
+    const optional = !files.includes(f);   // a mesh cache the server lacks: meshed at load
     if (!meshPathIsLocal(f)) {
+      if (optional) continue;
       throw new Error(`mesh file '${f}': only files in the scene's folder (or below it) can be loaded in the browser`);
     }
     const r = await fetch(new URL(`../${msg.baseDir || 'scenes'}/${f}`, import.meta.url));
+    if (!r.ok && optional) continue;
     if (!r.ok) throw new Error(`mesh file '${f}': HTTP ${r.status}`);
     const err = host.M.writeFile(`/tmp/${f}`, new Uint8Array(await r.arrayBuffer()));
     if (err) throw new Error(`mesh file '${f}': ${err}`);
