@@ -222,13 +222,15 @@ test-sanitize-suite: deps
 
 # --- the test command -------------------------------------------------------------------
 # All four suites (native, wasm, web, sanitize) always run; the exit status is non-zero if any failed.
+# Each suite's wall time (its builds included) is printed at the end: CI's budget is watched.
 test: deps
-	@native=PASS; wasm=PASS; web=PASS; sanitize=PASS; \
-	$(MAKE) test-native SUCTION_DEPS_CHECKED=1 || native=FAIL; \
-	$(MAKE) test-wasm SUCTION_DEPS_CHECKED=1 || wasm=FAIL; \
-	$(MAKE) test-web SUCTION_DEPS_CHECKED=1 || web=FAIL; \
-	$(MAKE) test-sanitize-suite SUCTION_DEPS_CHECKED=1 || sanitize=FAIL; \
+	@native=PASS; wasm=PASS; web=PASS; sanitize=PASS; t0=$$(date +%s); \
+	$(MAKE) test-native SUCTION_DEPS_CHECKED=1 || native=FAIL; t1=$$(date +%s); \
+	$(MAKE) test-wasm SUCTION_DEPS_CHECKED=1 || wasm=FAIL; t2=$$(date +%s); \
+	$(MAKE) test-web SUCTION_DEPS_CHECKED=1 || web=FAIL; t3=$$(date +%s); \
+	$(MAKE) test-sanitize-suite SUCTION_DEPS_CHECKED=1 || sanitize=FAIL; t4=$$(date +%s); \
 	echo; \
+	echo "make test: wall time with builds: native $$((t1 - t0)) s, wasm $$((t2 - t1)) s, web $$((t3 - t2)) s, sanitize $$((t4 - t3)) s"; \
 	if [ $$native = PASS ] && [ $$wasm = PASS ] && [ $$web = PASS ] && [ $$sanitize = PASS ]; then \
 	  echo "make test: ALL PASSED (native: $$native, wasm: $$wasm, web: $$web, sanitize: $$sanitize)"; \
 	else \
