@@ -75,6 +75,19 @@ struct MeshOptions {
 void add_mesh_command(CLI::App& app, MeshOptions& options, CLI::App*& command);
 int mesh_command(const MeshOptions& options);
 
+struct SweepOptions {
+  SceneOptions scene;              // the scene and the overrides every run shares
+  std::vector<std::string> grid;   // "POINTER=V1,V2,..."
+  std::string out;                 // the result table
+  int jobs = 1;                    // runs at a time
+  std::string runs_dir;            // where the runs' CSVs and logs are kept ("" : a temporary folder)
+  long steps = -1;                 // each run's --steps (-1: the scene's duration)
+  double duration = -1;            // each run's --duration [s]
+  bool quiet = false;
+};
+void add_sweep_command(CLI::App& app, SweepOptions& options, CLI::App*& command);
+int sweep_command(const SweepOptions& options);
+
 void add_info_command(CLI::App& app, SceneOptions& options, CLI::App*& command);
 int info_command(const SceneOptions& options);
 

@@ -1,4 +1,4 @@
-// suction: the native command-line tool.  Subcommands run, bench, soak, info, validate, mesh
+// suction: the native command-line tool.  Subcommands run, bench, soak, info, validate, mesh, sweep
 // (docs/cli.md).  Exit codes: 0 success, 1 simulation failure, 2 bad input.
 #include <exception>
 #include <iostream>
@@ -54,14 +54,16 @@ int main(int argc, char** argv) {
   SoakOptions soak_options;
   SceneOptions info_options, validate_options;
   MeshOptions mesh_options;
+  SweepOptions sweep_options;
   CLI::App *run = nullptr, *bench = nullptr, *soak = nullptr, *info = nullptr, *validate = nullptr,
-           *mesh = nullptr;
+           *mesh = nullptr, *sweep = nullptr;
   add_run_command(app, run_options, run);
   add_bench_command(app, bench_options, bench);
   add_soak_command(app, soak_options, soak);
   add_info_command(app, info_options, info);
   add_validate_command(app, validate_options, validate);
   add_mesh_command(app, mesh_options, mesh);
+  add_sweep_command(app, sweep_options, sweep);
 
   try {
     app.parse(argc, argv);
@@ -86,6 +88,8 @@ int main(int argc, char** argv) {
     return guarded(validate_options.scene, [&] { return validate_command(validate_options); });
   if (mesh->parsed())
     return guarded(mesh_options.scene.scene, [&] { return mesh_command(mesh_options); });
+  if (sweep->parsed())
+    return guarded(sweep_options.scene.scene, [&] { return sweep_command(sweep_options); });
   std::cerr << app.help();
   return kExitBadInput;
 }

@@ -150,5 +150,42 @@ check "unknown --solver lists the methods" grep -q "unknown solver 'newton'; ava
 "$bin" validate "$scenes/ground.json" --solver newton > /dev/null 2> "$tmp/err"; rc=$?
 check "validate --solver newton exits 2" test $rc -eq 2
 
+# sweep: every combination as its own run, one table; the same table whatever --jobs; resumed;
+# a failing run is a row, not the end; its metrics are those of the same run made by hand
+sw=(--grid /parameters/push_mm=3,7 --grid /settings/cavity/leak_rate=0,1e-6 --duration 0.1)
+"$bin" sweep "$scenes/ground.json" "${sw[@]}" --out "$tmp/sw1.csv" --jobs 1 -q > /dev/null 2>&1; rc=$?
+check "sweep exits 0" test $rc -eq 0
+check "sweep table has the grid, outcome and metrics columns" grep -q '^/parameters/push_mm,/settings/cavity/leak_rate,status,exit_code,error,contacts_min,' "$tmp/sw1.csv"
+check "sweep table has 4 ok rows" test "$(grep -c ',ok,0,' "$tmp/sw1.csv")" -eq 4
+check "sweep rows in grid order" test "$(cut -d, -f1,2 "$tmp/sw1.csv" | tr '\n' ' ')" = "/parameters/push_mm,/settings/cavity/leak_rate 3,0 3,1e-6 7,0 7,1e-6 "
+"$bin" sweep "$scenes/ground.json" "${sw[@]}" --out "$tmp/sw2.csv" --jobs 3 -q > /dev/null 2>&1
+check "sweep table identical with 3 jobs" cmp -s "$tmp/sw1.csv" "$tmp/sw2.csv"
+"$bin" sweep "$scenes/ground.json" "${sw[@]}" --out "$tmp/sw2.csv" --jobs 2 > "$tmp/out" 2>&1; rc=$?
+check "resumed sweep exits 0" test $rc -eq 0
+check "resumed sweep runs nothing" grep -q '4 runs (4 already in' "$tmp/out"
+check "resumed sweep keeps the table" cmp -s "$tmp/sw1.csv" "$tmp/sw2.csv"
+"$bin" run "$scenes/ground.json" --set /parameters/push_mm=7 --set /settings/cavity/leak_rate=1e-6 --duration 0.1 --csv "$tmp/one.csv" -q > /dev/null
+python3 - "$tmp/sw1.csv" "$tmp/one.csv" > "$tmp/out" 2>&1 <<'PY'
+import csv, sys
+row = [r for r in csv.DictReader(open(sys.argv[1])) if r['/parameters/push_mm'] == '7' and r['/settings/cavity/leak_rate'] == '1e-6'][0]
+run = list(csv.DictReader(open(sys.argv[2])))
+p = [float(r['pressure_min']) for r in run]
+k = p.index(min(p))
+seal = next(float(r['t']) for r in run if int(r['cavities']) > 0)
+ok = (float(row['pressure_min_min']) == min(p) and float(row['pressure_min_t_min']) == float(run[k]['t'])
+      and float(row['hand_force_final']) == float(run[-1]['hand_force']) and float(row['seal_t']) == seal)
+print('match' if ok else 'mismatch', row['pressure_min_min'], min(p), row['seal_t'], seal)
+PY
+check "sweep metrics are the run's own" grep -q '^match' "$tmp/out"
+"$bin" sweep "$scenes/ground.json" --grid /parameters/push_mm=3,99 --duration 0.05 --out "$tmp/sw3.csv" -q > /dev/null 2>&1; rc=$?
+check "sweep with a failed run exits 1" test $rc -eq 1
+check "the failed run is a row with its exit code and error" grep -q '^99,failed,2,.*push_mm' "$tmp/sw3.csv"
+check "the other run is ok" grep -q '^3,ok,0,' "$tmp/sw3.csv"
+"$bin" sweep "$scenes/ground.json" --grid push_mm=3 --out "$tmp/sw4.csv" > /dev/null 2> "$tmp/err"; rc=$?
+check "sweep with a bad --grid exits 2" test $rc -eq 2
+check "bad --grid says what is expected" grep -q "must start with '/'" "$tmp/err"
+"$bin" sweep "$scenes/ground.json" --grid /parameters/pull_mm=10 --out "$tmp/sw1.csv" > /dev/null 2> "$tmp/err"; rc=$?
+check "sweep into another grid's table exits 2" test $rc -eq 2
+
 echo "$pass passed, $fail failed"
 test $fail -eq 0
