@@ -176,6 +176,8 @@ SANITIZE_GTEST_FILTER ?=
 # PressDrivers / Watchdog tests, the parity test and the CLI test (docs/fuzzing.md).
 STORY_FILTER := -*Story.*
 SANITIZE_QUICK_FILTER := $(STORY_FILTER)
+# the same rule for ctest's script tests: a test named *_story (tests/cli/test_fit_story.sh)
+STORY_CTEST_EXCLUDE := _story
 # any report aborts the process (a failed test), with its stack (file:line, inlined frames
 # through llvm-14's symbolizer, which is not on PATH); leaks are reported at exit
 SANITIZE_SYMBOLIZER ?= /usr/lib/llvm-14/bin/llvm-symbolizer
@@ -215,7 +217,8 @@ fuzz-smoke: sanitize
 # both always run; fails if either failed
 test-sanitize-suite: deps
 	@tests=PASS; smoke=PASS; \
-	$(MAKE) test-sanitize SUCTION_DEPS_CHECKED=1 SANITIZE_GTEST_FILTER='$(SANITIZE_QUICK_FILTER)' || tests=FAIL; \
+	$(MAKE) test-sanitize SUCTION_DEPS_CHECKED=1 SANITIZE_GTEST_FILTER='$(SANITIZE_QUICK_FILTER)' \
+	  SANITIZE_CTEST_ARGS='-E $(STORY_CTEST_EXCLUDE) $(SANITIZE_CTEST_ARGS)' || tests=FAIL; \
 	$(MAKE) fuzz-smoke SUCTION_DEPS_CHECKED=1 || smoke=FAIL; \
 	echo "test-sanitize-suite: tests: $$tests, fuzz smoke: $$smoke"; \
 	[ $$tests = PASS ] && [ $$smoke = PASS ]

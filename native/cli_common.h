@@ -87,6 +87,32 @@ struct SweepOptions {
 };
 void add_sweep_command(CLI::App& app, SweepOptions& options, CLI::App*& command);
 int sweep_command(const SweepOptions& options);
+/// whether this build spreads a sweep over MPI ranks, and the MPI library's name and version
+bool sweep_mpi_built();
+std::string sweep_mpi_library();
+
+struct FitOptions {
+  SceneOptions scene;                 // the scene and the overrides every run shares
+  std::vector<std::string> params;    // "POINTER=LO:HI[:START]"
+  std::string data;                   // measured time series (CSV: t and the probe)
+  std::string probe;                  // the run's column matched against --data
+  std::vector<std::string> targets;   // "METRIC=VALUE" (instead of --data)
+  std::string window;                 // "T0:T1"
+  double sigma = 0;                   // the measurement's standard deviation (0: estimated)
+  int jobs = 1;
+  double fd_step = 0.01;              // of each parameter's range
+  int max_iterations = 20;
+  long steps = -1;
+  double duration = -1;
+  std::string prefix;                 // PREFIX.json / .csv / .svg
+  std::string json;
+  std::string runs_dir;
+  bool quiet = false;
+};
+void add_fit_command(CLI::App& app, FitOptions& options, CLI::App*& command);
+int fit_command(const FitOptions& options);
+/// whether this build has Ceres Solver (suction fit)
+bool fit_built();
 
 void add_info_command(CLI::App& app, SceneOptions& options, CLI::App*& command);
 int info_command(const SceneOptions& options);

@@ -108,6 +108,8 @@ int info_command(const SceneOptions& options) {
   std::string solvers;
   for (const std::string& m : available_constraint_solvers()) solvers += (solvers.empty() ? "" : ", ") + m;
   out << "solvers: " << solvers << '\n';
+  out << "sweep:   local processes" << (sweep_mpi_built() ? ", MPI ranks (" + sweep_mpi_library() + ")" : ", no MPI (not built)")
+      << "\nfit:     " << (fit_built() ? "Ceres Solver" : "not built (no Ceres Solver)") << '\n';
 
   // parameters (--set /parameters/NAME=value)
   if (!model.parameters.empty()) {

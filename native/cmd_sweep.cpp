@@ -3,27 +3,27 @@
 // crashed run never stops the sweep), up to N at a time; one result table, one row per run in
 // the grid's order, with each run's outcome and the summary of its CSV (io/sweep.h).  A sweep
 // started again with the same --out skips the runs already in its table (docs/cli.md).
+// Under mpirun (a build with Open MPI) rank 0 hands the runs out one at a time to the ranks
+// that are free (runs differ in cost by 10x), runs its own share, and writes the table.
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <fcntl.h>
-
-#include <cerrno>
-#include <chrono>
-#include <csignal>
-#include <cstring>
+#include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "cli_common.h"
 #include "io/sweep.h"
+#include "run_pool.h"
 
-extern char** environ;
+#ifdef SUCTION_HAVE_MPI
+#include <mpi.h>
+#endif
 
 namespace suction::cli {
 
@@ -40,7 +40,7 @@ void add_sweep_command(CLI::App& app, SweepOptions& options, CLI::App*& command)
                    "the first --grid varying slowest)")
       ->required();
   command->add_option("--out,-o", options.out, "the result table (CSV); an existing one is resumed")->required();
-  command->add_option("--jobs,-j", options.jobs, "runs at a time (local processes)")
+  command->add_option("--jobs,-j", options.jobs, "runs at a time (local processes; under mpirun: per rank)")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   command->add_option("--runs-dir", options.runs_dir,
@@ -55,60 +55,37 @@ void add_sweep_command(CLI::App& app, SweepOptions& options, CLI::App*& command)
 
 namespace {
 
-volatile std::sig_atomic_t g_interrupted = 0;
-void on_sigint(int) { g_interrupted = 1; }
-
-std::string self_executable() {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw InputError("sweep: cannot find this program's path (/proc/self/exe): " + ec.message());
-  return p.string();
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-/// the last non-empty line of a run's log (its error), at most 300 characters
-std::string last_line(const std::string& text) {
-  size_t end = text.find_last_not_of(" \r\n\t");
-  if (end == std::string::npos) return "";
-  size_t begin = text.rfind('\n', end);
-  begin = begin == std::string::npos ? 0 : begin + 1;
-  std::string line = text.substr(begin, end + 1 - begin);
-  if (line.size() > 300) line = line.substr(0, 297) + "...";
-  return line;
-}
-
 std::string describe(const std::vector<SweepAxis>& axes, const std::vector<std::string>& values) {
   std::string s;
   for (size_t i = 0; i < axes.size(); ++i) s += (i ? " " : "") + axes[i].pointer + "=" + values[i];
   return s;
 }
 
-struct Running {
-  size_t run;  // index into the combinations
-  std::chrono::steady_clock::time_point start;
-};
+std::vector<std::string> grid_args(const std::vector<SweepAxis>& axes, const std::vector<std::string>& values) {
+  std::vector<std::string> args;
+  for (size_t i = 0; i < axes.size(); ++i) args.insert(args.end(), {"--set", axes[i].pointer + "=" + values[i]});
+  return args;
+}
 
-/// starts `suction run` for one combination, its output into log; the child's pid
-pid_t spawn_run(const std::vector<std::string>& args, const fs::path& log) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw InputError("sweep: cannot start " + args[0] + ": " + std::strerror(rc));
-  return pid;
+/// the table row of a finished run: its outcome, and the summary of its CSV when it is ok
+SweepRow row_of(const RunOutcome& o, const std::vector<std::string>& grid) {
+  SweepRow row;
+  row.grid = grid;
+  row.exit_code = o.exit_code;
+  const std::string name = o.csv.filename().string();
+  if (o.exit_code == 0) {
+    try {
+      set_metrics(row, summarize_run_csv(read_text(o.csv), name));
+      row.status = "ok";
+    } catch (const InputError& e) {
+      row.status = "failed";
+      row.error = e.what();
+    }
+  } else {
+    row.status = "failed";
+    row.error = o.signaled ? "killed by signal " + std::to_string(o.signal) : last_line(read_text(o.log));
+  }
+  return row;
 }
 
 void write_table(const std::string& path, const std::vector<SweepAxis>& axes, const std::vector<SweepRow>& rows) {
@@ -124,153 +101,393 @@ void write_table(const std::string& path, const std::vector<SweepAxis>& axes, co
   if (ec) throw InputError(path + ": cannot replace: " + ec.message());
 }
 
-}  // namespace
-
-int sweep_command(const SweepOptions& options) {
+/// What every process of a sweep knows: the grid, and (on the process that writes the table)
+/// the table's rows so far.
+struct SweepPlan {
   std::vector<SweepAxis> axes;
-  for (const std::string& g : options.grid) axes.push_back(parse_sweep_axis(g));
-  for (size_t i = 0; i < axes.size(); ++i)
-    for (size_t j = 0; j < i; ++j)
-      if (axes[i].pointer == axes[j].pointer) throw InputError("--grid " + axes[i].pointer + " is given twice");
-  const auto combos = sweep_combinations(axes);
-  // the scene and its --set overrides must load before anything is run (bad input: exit 2)
-  (void)load_model(options.scene);
-
-  // resume: the rows already in the table
-  std::vector<SweepRow> old_rows;
-  if (fs::exists(options.out)) old_rows = parse_sweep_table(read_text(options.out), axes, options.out);
-  std::map<std::vector<std::string>, size_t> old_of;
-  for (size_t i = 0; i < old_rows.size(); ++i) old_of.emplace(old_rows[i].grid, i);
-  std::vector<SweepRow> rows(combos.size());
-  std::vector<bool> have(combos.size(), false);
+  std::vector<std::vector<std::string>> combos;
+  std::vector<SweepRow> rows;   // one per combination (valid where have[k])
+  std::vector<bool> have;
+  std::vector<SweepRow> extra;  // rows of an earlier, larger grid: kept at the end
   std::vector<size_t> todo;
-  for (size_t k = 0; k < combos.size(); ++k) {
-    const auto it = old_of.find(combos[k]);
-    if (it != old_of.end()) {
-      rows[k] = old_rows[it->second];
-      have[k] = true;
-      old_of.erase(it);
-    } else {
-      todo.push_back(k);
-    }
-  }
-  // rows of the table that are not in this grid (an earlier, larger grid) are kept at the end
-  std::vector<SweepRow> extra;
-  for (size_t i = 0; i < old_rows.size(); ++i)
-    if (old_of.count(old_rows[i].grid) && old_of.at(old_rows[i].grid) == i) extra.push_back(old_rows[i]);
-  auto table_rows = [&]() {
+
+  std::vector<SweepRow> table_rows() const {
     std::vector<SweepRow> out;
     for (size_t k = 0; k < combos.size(); ++k)
       if (have[k]) out.push_back(rows[k]);
     out.insert(out.end(), extra.begin(), extra.end());
     return out;
-  };
-
-  const bool temporary = options.runs_dir.empty();
-  const fs::path dir = temporary ? fs::temp_directory_path() / ("suction_sweep_" + std::to_string(getpid()))
-                                 : fs::path(options.runs_dir);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw InputError("--runs-dir " + dir.string() + ": cannot create: " + ec.message());
-
-  std::vector<std::string> base = {self_executable(), "run", options.scene.scene, "-q"};
-  for (const std::string& s : options.scene.sets) base.insert(base.end(), {"--set", s});
-  if (!options.scene.backend.empty()) base.insert(base.end(), {"--backend", options.scene.backend});
-  if (!options.scene.solver.empty()) base.insert(base.end(), {"--solver", options.scene.solver});
-  base.insert(base.end(), {"--threads", std::to_string(options.scene.threads)});
-  if (options.steps > 0) base.insert(base.end(), {"--steps", std::to_string(options.steps)});
-  if (options.duration > 0) base.insert(base.end(), {"--duration", format("%.17g", options.duration)});
-
-  if (!options.quiet)
-    std::cout << "sweep: " << combos.size() << " run" << (combos.size() == 1 ? "" : "s") << " ("
-              << combos.size() - todo.size() << " already in " << options.out << "), " << options.jobs
-              << " at a time\n"
-              << std::flush;
-
-  struct sigaction action{}, previous{};
-  action.sa_handler = on_sigint;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, &previous);
-  g_interrupted = 0;
-
-  std::map<pid_t, Running> running;
-  size_t next = 0, done = combos.size() - todo.size();
-  bool interrupted = false;
-  int failed = 0;
-  for (size_t k = 0; k < combos.size(); ++k)
-    if (have[k] && rows[k].status != "ok") ++failed;
-  try {
-    while (next < todo.size() || !running.empty()) {
-      while (!interrupted && !g_interrupted && next < todo.size() && running.size() < static_cast<size_t>(options.jobs)) {
-        const size_t k = todo[next++];
-        std::vector<std::string> args = base;
-        for (size_t i = 0; i < axes.size(); ++i) args.insert(args.end(), {"--set", axes[i].pointer + "=" + combos[k][i]});
-        const fs::path csv = dir / ("run_" + std::to_string(k) + ".csv");
-        args.insert(args.end(), {"--csv", csv.string()});
-        const pid_t pid = spawn_run(args, dir / ("run_" + std::to_string(k) + ".log"));
-        running[pid] = {k, std::chrono::steady_clock::now()};
-      }
-      if (g_interrupted) interrupted = true;
-      if (running.empty()) break;
-      int status = 0;
-      const pid_t pid = waitpid(-1, &status, 0);
-      if (pid < 0) {
-        if (errno == EINTR) continue;
-        throw InputError(std::string("sweep: waitpid: ") + std::strerror(errno));
-      }
-      const auto it = running.find(pid);
-      if (it == running.end()) continue;
-      const Running r = it->second;
-      running.erase(it);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - r.start).count();
-      const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      if (code == kExitInterrupted || (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)) {
-        interrupted = true;  // not a result: the run is done again when the sweep is resumed
-        continue;
-      }
-      const std::string stem = "run_" + std::to_string(r.run);
-      SweepRow& row = rows[r.run];
-      row.grid = combos[r.run];
-      row.exit_code = code;
-      if (code == 0) {
-        try {
-          set_metrics(row, summarize_run_csv(read_text(dir / (stem + ".csv")), stem + ".csv"));
-          row.status = "ok";
-        } catch (const InputError& e) {
-          row.status = "failed";
-          row.error = e.what();
-        }
-      } else {
-        row.status = "failed";
-        row.error = WIFSIGNALED(status) ? std::string("killed by signal ") + std::to_string(WTERMSIG(status))
-                                        : last_line(read_text(dir / (stem + ".log")));
-      }
-      failed += row.status != "ok";
-      have[r.run] = true;
-      ++done;
-      write_table(options.out, axes, table_rows());
-      if (!options.quiet)
-        std::cout << format("[%zu/%zu] ", done, combos.size()) << describe(axes, combos[r.run]) << ": " << row.status
-                  << (row.status == "ok" ? "" : " (exit " + std::to_string(code) + ": " + row.error + ")")
-                  << format(" in %.1f s\n", seconds) << std::flush;
-    }
-  } catch (...) {
-    for (const auto& [pid, r] : running) kill(pid, SIGTERM);
-    for (const auto& [pid, r] : running) waitpid(pid, nullptr, 0);
-    sigaction(SIGINT, &previous, nullptr);
-    throw;
   }
-  sigaction(SIGINT, &previous, nullptr);
-  write_table(options.out, axes, table_rows());
-  if (temporary) fs::remove_all(dir, ec);
+  int failed() const {
+    int n = 0;
+    for (size_t k = 0; k < combos.size(); ++k) n += have[k] && rows[k].status != "ok";
+    return n;
+  }
+};
+
+/// the grid of the options (InputError on a bad --grid)
+void read_grid(const SweepOptions& options, SweepPlan& plan) {
+  for (const std::string& g : options.grid) plan.axes.push_back(parse_sweep_axis(g));
+  for (size_t i = 0; i < plan.axes.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (plan.axes[i].pointer == plan.axes[j].pointer)
+        throw InputError("--grid " + plan.axes[i].pointer + " is given twice");
+  plan.combos = sweep_combinations(plan.axes);
+}
+
+/// resume: the rows already in the table, and the runs left to do
+void read_table(const SweepOptions& options, SweepPlan& plan) {
+  std::vector<SweepRow> old_rows;
+  if (fs::exists(options.out)) old_rows = parse_sweep_table(read_text(options.out), plan.axes, options.out);
+  std::map<std::vector<std::string>, size_t> old_of;
+  for (size_t i = 0; i < old_rows.size(); ++i) old_of.emplace(old_rows[i].grid, i);
+  plan.rows.assign(plan.combos.size(), {});
+  plan.have.assign(plan.combos.size(), false);
+  for (size_t k = 0; k < plan.combos.size(); ++k) {
+    const auto it = old_of.find(plan.combos[k]);
+    if (it != old_of.end()) {
+      plan.rows[k] = old_rows[it->second];
+      plan.have[k] = true;
+      old_of.erase(it);
+    } else {
+      plan.todo.push_back(k);
+    }
+  }
+  for (size_t i = 0; i < old_rows.size(); ++i)
+    if (old_of.count(old_rows[i].grid) && old_of.at(old_rows[i].grid) == i) plan.extra.push_back(old_rows[i]);
+}
+
+/// the runs' folder: --runs-dir, or a temporary one (removed at the end) per process
+fs::path runs_dir(const SweepOptions& options) {
+  return options.runs_dir.empty() ? fs::temp_directory_path() / ("suction_sweep_" + std::to_string(getpid()))
+                                  : fs::path(options.runs_dir);
+}
+
+/// Records one finished run in the plan and the table, and prints its progress line.
+struct Recorder {
+  const SweepOptions& options;
+  SweepPlan& plan;
+  size_t done;
+
+  void record(size_t k, const SweepRow& row, double seconds, const std::string& where) {
+    plan.rows[k] = row;
+    plan.have[k] = true;
+    ++done;
+    write_table(options.out, plan.axes, plan.table_rows());
+    if (!options.quiet)
+      std::cout << format("[%zu/%zu] ", done, plan.combos.size()) << describe(plan.axes, plan.combos[k]) << ": "
+                << row.status
+                << (row.status == "ok" ? "" : " (exit " + std::to_string(row.exit_code) + ": " + row.error + ")")
+                << format(" in %.1f s", seconds) << where << '\n'
+                << std::flush;
+  }
+};
+
+void print_start(const SweepOptions& options, const SweepPlan& plan, const std::string& how) {
+  if (options.quiet) return;
+  std::cout << "sweep: " << plan.combos.size() << " run" << (plan.combos.size() == 1 ? "" : "s") << " ("
+            << plan.combos.size() - plan.todo.size() << " already in " << options.out << "), " << how << '\n'
+            << std::flush;
+}
+
+int finish(const SweepOptions& options, const SweepPlan& plan, size_t done, bool interrupted) {
+  write_table(options.out, plan.axes, plan.table_rows());
   if (interrupted) {
-    std::cerr << "sweep: interrupted; " << done << " of " << combos.size() << " runs in " << options.out
+    std::cerr << "sweep: interrupted; " << done << " of " << plan.combos.size() << " runs in " << options.out
               << " (run the same command again to finish)\n";
     return kExitInterrupted;
   }
+  const int failed = plan.failed();
   if (!options.quiet)
-    std::cout << "sweep: " << combos.size() - failed << " ok, " << failed << " failed; table " << options.out << '\n';
+    std::cout << "sweep: " << plan.combos.size() - failed << " ok, " << failed << " failed; table " << options.out
+              << '\n';
   return failed ? kExitSimulationFailed : kExitOk;
+}
+
+/// one machine: options.jobs local processes
+int sweep_local(const SweepOptions& options, SweepPlan& plan) {
+  const fs::path dir = runs_dir(options);
+  InterruptGuard guard;
+  bool interrupted = false;
+  Recorder recorder{options, plan, plan.combos.size() - plan.todo.size()};
+  {
+    RunPool pool(run_base_args(options.scene, options.steps, options.duration), dir, options.jobs);
+    print_start(options, plan, std::to_string(options.jobs) + " at a time");
+    size_t next = 0;
+    while (next < plan.todo.size() || pool.running() > 0) {
+      while (!interrupted && next < plan.todo.size() && pool.has_slot()) {
+        const size_t k = plan.todo[next++];
+        pool.start(k, grid_args(plan.axes, plan.combos[k]), "run_" + std::to_string(k));
+      }
+      if (InterruptGuard::interrupted() && !interrupted) {
+        interrupted = true;  // Ctrl-C reached the runs too; SIGTERM did not
+        pool.signal_all(SIGINT);
+      }
+      if (pool.running() == 0) break;
+      const std::optional<RunOutcome> o = pool.wait(true);
+      if (!o) continue;
+      if (o->interrupted) {  // not a result: the run is done again when the sweep is resumed
+        interrupted = true;
+        continue;
+      }
+      recorder.record(o->id, row_of(*o, plan.combos[o->id]), o->seconds, "");
+    }
+  }
+  if (options.runs_dir.empty()) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  return finish(options, plan, recorder.done, interrupted);
+}
+
+/// the environment of a process started by an MPI launcher (mpirun / mpiexec, srun with PMIx
+/// or PMI-2): its world size when the launcher says it ("" when it does not), nullopt when no
+/// launcher started this process
+std::optional<std::string> mpi_launch() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"}) {
+    if (const char* v = std::getenv(name)) {
+      if (std::string(name) == "OMPI_COMM_WORLD_SIZE" || std::string(name) == "PMI_SIZE") return std::string(v);
+      return std::string();
+    }
+  }
+  return std::nullopt;
+}
+
+#ifdef SUCTION_HAVE_MPI
+
+// The MPI protocol: rank 0 sends a run's index (kTagRun) to a rank with a free slot; that rank
+// runs it and sends back "INDEX SECONDS\n" + the row as a one-row table (kTagResult); kTagStop
+// ends a worker, kTagInterrupt asks it to interrupt its runs.
+constexpr int kTagRun = 1, kTagResult = 2, kTagStop = 3, kTagInterrupt = 4;
+
+struct MpiSession {
+  int rank = 0, size = 1;
+  MpiSession() {
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+  }
+  ~MpiSession() { MPI_Finalize(); }
+};
+
+void idle() { std::this_thread::sleep_for(std::chrono::milliseconds(2)); }
+
+std::string host_name() {
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  MPI_Get_processor_name(name, &length);
+  return std::string(name, static_cast<size_t>(length));
+}
+
+/// a rank other than 0: runs what rank 0 sends until it says stop
+int sweep_worker(const SweepOptions& options, const SweepPlan& plan) {
+  const fs::path dir = runs_dir(options);
+  {
+    InterruptGuard guard;
+    RunPool pool(run_base_args(options.scene, options.steps, options.duration), dir, options.jobs);
+    bool stop = false, interrupted = false;
+    while (!stop || pool.running() > 0) {
+      bool progress = false;
+      if (const std::optional<RunOutcome> o = pool.wait(false)) {
+        std::string message = std::to_string(o->id) + " " + format("%.3f", o->seconds) + " " +
+                              (o->interrupted ? "interrupted" : "done") + "\n";
+        if (!o->interrupted) message += format_sweep_table(plan.axes, {row_of(*o, plan.combos[o->id])});
+        MPI_Send(message.data(), static_cast<int>(message.size()), MPI_CHAR, 0, kTagResult, MPI_COMM_WORLD);
+        progress = true;
+      }
+      int flag = 0;
+      MPI_Status status;
+      MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status);
+      if (flag) {
+        long long k = 0;
+        MPI_Recv(&k, 1, MPI_LONG_LONG, 0, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (status.MPI_TAG == kTagRun) {
+          const size_t run = static_cast<size_t>(k);
+          pool.start(run, grid_args(plan.axes, plan.combos.at(run)), "run_" + std::to_string(run));
+        } else if (status.MPI_TAG == kTagStop) {
+          stop = true;
+        } else if (status.MPI_TAG == kTagInterrupt && !interrupted) {
+          interrupted = true;
+          pool.signal_all(SIGINT);
+        }
+        progress = true;
+      }
+      if (InterruptGuard::interrupted() && !interrupted) {
+        interrupted = true;
+        pool.signal_all(SIGINT);
+      }
+      if (!progress) idle();
+    }
+  }
+  if (options.runs_dir.empty()) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  return kExitOk;
+}
+
+/// rank 0: hands out the runs (a free slot anywhere gets the next run), runs its own share,
+/// writes the table
+int sweep_master(const SweepOptions& options, SweepPlan& plan, int size) {
+  const fs::path dir = runs_dir(options);
+  InterruptGuard guard;
+  bool interrupted = false;
+  Recorder recorder{options, plan, plan.combos.size() - plan.todo.size()};
+  const std::string here = host_name();
+  {
+    RunPool pool(run_base_args(options.scene, options.steps, options.duration), dir, options.jobs);
+    print_start(options, plan,
+                std::to_string(size) + " MPI ranks, " + std::to_string(options.jobs) + " at a time each");
+    std::deque<size_t> queue(plan.todo.begin(), plan.todo.end());
+    std::vector<int> free_slots(static_cast<size_t>(size), options.jobs);
+    size_t remote = 0;  // runs out on other ranks
+    auto interrupt = [&] {
+      if (interrupted) return;
+      interrupted = true;
+      pool.signal_all(SIGINT);
+      long long zero = 0;
+      for (int w = 1; w < size; ++w) MPI_Send(&zero, 1, MPI_LONG_LONG, w, kTagInterrupt, MPI_COMM_WORLD);
+    };
+    while ((!interrupted && !queue.empty()) || remote > 0 || pool.running() > 0) {
+      // the free slots of the other ranks first: rank 0 also answers their messages
+      for (int w = 1; w < size && !interrupted; ++w)
+        while (free_slots[static_cast<size_t>(w)] > 0 && !queue.empty()) {
+          const long long k = static_cast<long long>(queue.front());
+          queue.pop_front();
+          MPI_Send(&k, 1, MPI_LONG_LONG, w, kTagRun, MPI_COMM_WORLD);
+          --free_slots[static_cast<size_t>(w)];
+          ++remote;
+        }
+      while (!interrupted && !queue.empty() && pool.has_slot()) {
+        const size_t k = queue.front();
+        queue.pop_front();
+        pool.start(k, grid_args(plan.axes, plan.combos[k]), "run_" + std::to_string(k));
+      }
+      if (InterruptGuard::interrupted()) interrupt();
+      bool progress = false;
+      if (const std::optional<RunOutcome> o = pool.wait(false)) {
+        progress = true;
+        if (o->interrupted) interrupt();
+        else recorder.record(o->id, row_of(*o, plan.combos[o->id]), o->seconds, " (rank 0, " + here + ")");
+      }
+      int flag = 0;
+      MPI_Status status;
+      MPI_Iprobe(MPI_ANY_SOURCE, kTagResult, MPI_COMM_WORLD, &flag, &status);
+      if (flag) {
+        progress = true;
+        int count = 0;
+        MPI_Get_count(&status, MPI_CHAR, &count);
+        std::string message(static_cast<size_t>(count), '\0');
+        MPI_Recv(message.data(), count, MPI_CHAR, status.MPI_SOURCE, kTagResult, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        ++free_slots[static_cast<size_t>(status.MPI_SOURCE)];
+        --remote;
+        const size_t eol = message.find('\n');
+        std::istringstream head(message.substr(0, eol));
+        size_t k = 0;
+        double seconds = 0;
+        std::string what;
+        head >> k >> seconds >> what;
+        if (what == "interrupted") {
+          interrupt();
+        } else {
+          const std::vector<SweepRow> rows = parse_sweep_table(message.substr(eol + 1), plan.axes, "a rank's result");
+          if (rows.size() != 1 || k >= plan.combos.size() || rows[0].grid != plan.combos[k])
+            throw InputError("sweep: rank " + std::to_string(status.MPI_SOURCE) + " sent a result that is not run " +
+                             std::to_string(k) + "'s");
+          recorder.record(k, rows[0], seconds, " (rank " + std::to_string(status.MPI_SOURCE) + ")");
+        }
+      }
+      if (!progress) idle();
+    }
+    long long zero = 0;
+    for (int w = 1; w < size; ++w) MPI_Send(&zero, 1, MPI_LONG_LONG, w, kTagStop, MPI_COMM_WORLD);
+  }
+  if (options.runs_dir.empty()) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  return finish(options, plan, recorder.done, interrupted);
+}
+
+int sweep_mpi(const SweepOptions& options, SweepPlan& plan, const MpiSession& mpi) {
+  // rank 0 alone reads the table; the others learn whether it could (else they end too)
+  int ok = 1;
+  std::string error;
+  if (mpi.rank == 0) {
+    try {
+      read_table(options, plan);
+    } catch (const InputError& e) {
+      ok = 0;
+      error = e.what();
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!ok) {
+    if (mpi.rank == 0) throw InputError(error);
+    return kExitBadInput;
+  }
+  if (mpi.rank != 0) return sweep_worker(options, plan);
+  try {
+    return sweep_master(options, plan, mpi.size);
+  } catch (const InputError& e) {
+    std::cerr << "error: " << e.what() << '\n';
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+  }
+  MPI_Abort(MPI_COMM_WORLD, kExitBadInput);  // the workers wait for rank 0: end them all
+  return kExitBadInput;
+}
+
+#endif  // SUCTION_HAVE_MPI
+
+}  // namespace
+
+bool sweep_mpi_built() {
+#ifdef SUCTION_HAVE_MPI
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::string sweep_mpi_library() {
+#ifdef SUCTION_HAVE_MPI
+  char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(version, &length);
+  std::string v(version, static_cast<size_t>(length));
+  const size_t comma = v.find(',');  // "Open MPI v4.1.4, package: ..." -> "Open MPI v4.1.4"
+  if (comma != std::string::npos) v.resize(comma);
+  while (!v.empty() && (v.back() == '\n' || v.back() == ' ')) v.pop_back();
+  return v;
+#else
+  return "";
+#endif
+}
+
+int sweep_command(const SweepOptions& options) {
+  SweepPlan plan;
+  read_grid(options, plan);
+  // the scene and its --set overrides must load before anything is run (bad input: exit 2)
+  (void)load_model(options.scene);
+
+  const std::optional<std::string> launch = mpi_launch();
+#ifdef SUCTION_HAVE_MPI
+  if (launch) {
+    const MpiSession mpi;
+    if (mpi.size > 1) return sweep_mpi(options, plan, mpi);
+  }
+#else
+  if (launch && !launch->empty() && launch->find_first_not_of("0123456789") == std::string::npos &&
+      std::stol(*launch) > 1)
+    throw InputError("sweep: started by an MPI launcher with " + *launch +
+                     " processes, but this suction was built without MPI (every process would run the whole "
+                     "sweep): install Open MPI (apt-get install libopenmpi-dev openmpi-bin) and rebuild, or "
+                     "run one process with --jobs N");
+#endif
+  read_table(options, plan);
+  return sweep_local(options, plan);
 }
 
 }  // namespace suction::cli

@@ -1,4 +1,5 @@
-// suction: the native command-line tool.  Subcommands run, bench, soak, info, validate, mesh, sweep
+// suction: the native command-line tool.  Subcommands run, bench, soak, info, validate, mesh, sweep,
+// fit
 // (docs/cli.md).  Exit codes: 0 success, 1 simulation failure, 2 bad input.
 #include <exception>
 #include <iostream>
@@ -55,8 +56,9 @@ int main(int argc, char** argv) {
   SceneOptions info_options, validate_options;
   MeshOptions mesh_options;
   SweepOptions sweep_options;
+  FitOptions fit_options;
   CLI::App *run = nullptr, *bench = nullptr, *soak = nullptr, *info = nullptr, *validate = nullptr,
-           *mesh = nullptr, *sweep = nullptr;
+           *mesh = nullptr, *sweep = nullptr, *fit = nullptr;
   add_run_command(app, run_options, run);
   add_bench_command(app, bench_options, bench);
   add_soak_command(app, soak_options, soak);
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
   add_validate_command(app, validate_options, validate);
   add_mesh_command(app, mesh_options, mesh);
   add_sweep_command(app, sweep_options, sweep);
+  add_fit_command(app, fit_options, fit);
 
   try {
     app.parse(argc, argv);
@@ -90,6 +93,8 @@ int main(int argc, char** argv) {
     return guarded(mesh_options.scene.scene, [&] { return mesh_command(mesh_options); });
   if (sweep->parsed())
     return guarded(sweep_options.scene.scene, [&] { return sweep_command(sweep_options); });
+  if (fit->parsed())
+    return guarded(fit_options.scene.scene, [&] { return fit_command(fit_options); });
   std::cerr << app.help();
   return kExitBadInput;
 }

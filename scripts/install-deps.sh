@@ -29,6 +29,10 @@ PACKAGES=(
   clang-14          # the compiler (Debian 12's clang; with g++'s libstdc++)
   libclang-rt-14-dev  # compiler-rt: the ASan/UBSan runtimes and libFuzzer (-fsanitize=fuzzer)
   llvm-14           # llvm-symbolizer-14: file:line in sanitizer stack traces
+  # design studies (docs/cluster.md): suction sweep over MPI ranks, suction fit's least squares
+  libopenmpi-dev    # Open MPI: mpirun -np N suction sweep (SUCTION_WITH_MPI, found automatically)
+  openmpi-bin       # mpirun, for the sweep's MPI test
+  libceres-dev      # Ceres Solver: suction fit (SUCTION_WITH_CERES, found automatically)
 )
 
 CHECK=0

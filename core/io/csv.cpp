@@ -32,10 +32,15 @@ std::string csv_field(const std::string& text) {
   return quoted;
 }
 
+std::vector<std::string> csv_columns(const Model& model) {
+  std::vector<std::string> columns = {"step", "t", "contacts", "cavities", "pressure_min", "volume_total",
+                                      "air_total", "holding_force", "pgs_iterations", "pgs_residual"};
+  for (const Probe& probe : model.probes) columns.push_back(probe.name);
+  return columns;
+}
+
 CsvRecorder::CsvRecorder(std::ostream& out, const Model& model) : out_(out) {
-  columns_ = {"step", "t", "contacts", "cavities", "pressure_min", "volume_total", "air_total",
-              "holding_force", "pgs_iterations", "pgs_residual"};
-  for (const Probe& probe : model.probes) columns_.push_back(probe.name);
+  columns_ = csv_columns(model);
   // header row
   for (size_t i = 0; i < columns_.size(); ++i) {
     if (i) out_ << ',';

@@ -26,6 +26,9 @@ struct CsvStep {
   double solver_residual = 0.0;  // the common residual of its forces (natural_residual)
 };
 
+/// the header of a run's CSV: the columns below, in order
+std::vector<std::string> csv_columns(const Model& model);
+
 /// Writes the columns
 ///   step, t [s], contacts, cavities, pressure_min [Pa], volume_total [m³], air_total [J],
 ///   holding_force [N] (Σ (P_atm − P)·A over the active cavities, probes/probes.h),

@@ -164,6 +164,19 @@ check "sweep table identical with 3 jobs" cmp -s "$tmp/sw1.csv" "$tmp/sw2.csv"
 check "resumed sweep exits 0" test $rc -eq 0
 check "resumed sweep runs nothing" grep -q '4 runs (4 already in' "$tmp/out"
 check "resumed sweep keeps the table" cmp -s "$tmp/sw1.csv" "$tmp/sw2.csv"
+# the same sweep over 3 MPI ranks (rank 0 hands the runs out and writes the table): the same
+# table; resumed from a partial table; a failed run is a row there too (make test installs Open MPI)
+check "suction is built with MPI (Open MPI installed by make deps)" bash -c "'$bin' info '$scenes/ground.json' | grep -q '^sweep: .*MPI ranks'"
+mpirun_=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+         mpirun --oversubscribe -np 3)
+"${mpirun_[@]}" "$bin" sweep "$scenes/ground.json" "${sw[@]}" --out "$tmp/swm.csv" > "$tmp/out" 2>&1; rc=$?
+check "mpirun -np 3 sweep exits 0" test $rc -eq 0
+check "mpirun sweep says it runs on 3 ranks" grep -q '3 MPI ranks' "$tmp/out"
+check "sweep table identical under mpirun -np 3" cmp -s "$tmp/sw1.csv" "$tmp/swm.csv"
+head -n 3 "$tmp/sw1.csv" > "$tmp/swm.csv"
+"${mpirun_[@]}" "$bin" sweep "$scenes/ground.json" "${sw[@]}" --out "$tmp/swm.csv" > "$tmp/out" 2>&1; rc=$?
+check "mpirun sweep resumes a partial table" grep -q '4 runs (2 already in' "$tmp/out"
+check "resumed mpirun sweep exits 0 with the whole table" bash -c "test $rc -eq 0 && cmp -s '$tmp/sw1.csv' '$tmp/swm.csv'"
 "$bin" run "$scenes/ground.json" --set /parameters/push_mm=7 --set /settings/cavity/leak_rate=1e-6 --duration 0.1 --csv "$tmp/one.csv" -q > /dev/null
 python3 - "$tmp/sw1.csv" "$tmp/one.csv" > "$tmp/out" 2>&1 <<'PY'
 import csv, sys
@@ -181,11 +194,38 @@ check "sweep metrics are the run's own" grep -q '^match' "$tmp/out"
 check "sweep with a failed run exits 1" test $rc -eq 1
 check "the failed run is a row with its exit code and error" grep -q '^99,failed,2,.*push_mm' "$tmp/sw3.csv"
 check "the other run is ok" grep -q '^3,ok,0,' "$tmp/sw3.csv"
+"${mpirun_[@]}" "$bin" sweep "$scenes/ground.json" --grid /parameters/push_mm=3,99 --duration 0.05 --out "$tmp/swm3.csv" -q > /dev/null 2>&1; rc=$?
+check "mpirun sweep with a failed run: exit 1 and the same table" bash -c "test $rc -eq 1 && cmp -s '$tmp/sw3.csv' '$tmp/swm3.csv'"
 "$bin" sweep "$scenes/ground.json" --grid push_mm=3 --out "$tmp/sw4.csv" > /dev/null 2> "$tmp/err"; rc=$?
 check "sweep with a bad --grid exits 2" test $rc -eq 2
 check "bad --grid says what is expected" grep -q "must start with '/'" "$tmp/err"
 "$bin" sweep "$scenes/ground.json" --grid /parameters/pull_mm=10 --out "$tmp/sw1.csv" > /dev/null 2> "$tmp/err"; rc=$?
 check "sweep into another grid's table exits 2" test $rc -eq 2
+
+# fit: bad input is exit 2 with the reason, before any simulation (the identification itself is
+# the story test tests/cli/test_fit_story.sh)
+printf 't,pull_force\n0,0\n0.1,oops\n' > "$tmp/bad.csv"
+fitp=(--param /materials/neoprene/young=0.5e6:2e6)
+"$bin" fit "$scenes/pull_test.json" "${fitp[@]}" --data "$tmp/nothere.csv" --probe pull_force > /dev/null 2> "$tmp/err"; rc=$?
+check "fit with a missing data file exits 2" test $rc -eq 2
+check "fit names the missing data file" grep -q 'nothere.csv: no such file' "$tmp/err"
+"$bin" fit "$scenes/pull_test.json" "${fitp[@]}" --data "$tmp/bad.csv" --probe pull_force > /dev/null 2> "$tmp/err"; rc=$?
+check "fit with a bad data file exits 2" test $rc -eq 2
+check "fit names the bad field's row and column" grep -q "row 2, column 'pull_force': expected a finite number, got 'oops'" "$tmp/err"
+"$bin" fit "$scenes/pull_test.json" "${fitp[@]}" --data "$tmp/bad.csv" --probe force > /dev/null 2> "$tmp/err"; rc=$?
+check "fit with data lacking the probe's column exits 2" bash -c "test $rc -eq 2 && grep -q \"no column 'force'\" '$tmp/err'"
+printf 't,pull_force\n0,0\n0.1,1\n' > "$tmp/good.csv"
+"$bin" fit "$scenes/pull_test.json" --param /materials/rubber/young=0.5e6:2e6:1e6 --data "$tmp/good.csv" --probe pull_force > /dev/null 2> "$tmp/err"; rc=$?
+check "fit with an unknown pointer exits 2" test $rc -eq 2
+check "fit names the unknown pointer" grep -q '/materials/rubber/young' "$tmp/err"
+"$bin" fit "$scenes/pull_test.json" "${fitp[@]}" --data "$tmp/good.csv" --probe force > /dev/null 2> "$tmp/err"; rc=$?
+check "fit with a probe the scene lacks exits 2" bash -c "test $rc -eq 2 && grep -q 'not a column of the scene' '$tmp/err'"
+"$bin" fit "$scenes/pull_test.json" --param /materials/neoprene/young=2e6:0.5e6 --target pull_force_max=25 > /dev/null 2> "$tmp/err"; rc=$?
+check "fit with reversed bounds exits 2" bash -c "test $rc -eq 2 && grep -q 'lower bound must be below' '$tmp/err'"
+"$bin" fit "$scenes/pull_test.json" --param /materials/neoprene/young=2e6:3e6 --target pull_force_max=25 > /dev/null 2> "$tmp/err"; rc=$?
+check "fit starting outside its bounds exits 2" bash -c "test $rc -eq 2 && grep -q 'lies outside' '$tmp/err'"
+"$bin" fit "$scenes/pull_test.json" "${fitp[@]}" --data "$tmp/good.csv" --probe pull_force --target pull_force_max=25 > /dev/null 2> "$tmp/err"; rc=$?
+check "fit with both --data and --target exits 2" test $rc -eq 2
 
 echo "$pass passed, $fail failed"
 test $fail -eq 0
