@@ -187,10 +187,12 @@ SANITIZE_ENV := ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1 \
 
 .PHONY: sanitize configure-sanitize test-sanitize fuzz fuzz-smoke test-sanitize-suite
 
+# MPI off here: the sanitized CLI test checks the build without MPI (its refusal under a launcher),
+# the native one checks mpirun; ASan and Open MPI runtimes are not mixed
 configure-sanitize: deps
 	$(call configure_once,$(SANITIZE_DIR),sanitize with $(SANITIZE_CXX): ASan + UBSan + libFuzzer,\
 	  CC=$(SANITIZE_CC) CXX=$(SANITIZE_CXX) $(CMAKE) -DCMAKE_BUILD_TYPE=$(SANITIZE_BUILD_TYPE) \
-	  -DSUCTION_SANITIZE=ON -DSUCTION_FUZZ=ON)
+	  -DSUCTION_SANITIZE=ON -DSUCTION_FUZZ=ON -DSUCTION_WITH_MPI=OFF)
 
 sanitize: configure-sanitize
 	@echo "==> build sanitize"
