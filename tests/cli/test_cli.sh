@@ -170,7 +170,6 @@ check "resumed sweep keeps the table" cmp -s "$tmp/sw1.csv" "$tmp/sw2.csv"
 if [ "$mpi" = mpi ]; then
   check "suction is built with MPI (Open MPI installed by make deps)" bash -c "'$bin' info '$scenes/ground.json' | grep -q '^sweep: .*MPI ranks'"
   mpirun_=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-           "LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$(dirname "${BASH_SOURCE[0]}")/lsan_openmpi.supp"
            mpirun --oversubscribe -np 3)
   "${mpirun_[@]}" "$bin" sweep "$scenes/ground.json" "${sw[@]}" --out "$tmp/swm.csv" > "$tmp/out" 2>&1; rc=$?
   check "mpirun -np 3 sweep exits 0" test $rc -eq 0
