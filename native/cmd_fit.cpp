@@ -339,6 +339,17 @@ int fit_command(const FitOptions& options) {
                        " measured values for " + std::to_string(problem.params.size()) + " parameters");
   }
 
+  std::string prefix = options.prefix;
+  if (prefix.empty()) {
+    const fs::path p = options.scene.scene;
+    prefix = (p.parent_path() / (p.stem().string() + "_fit")).string();
+  }
+  if (!options.json.empty())
+    for (const char* ext : {".json", ".csv", ".svg"})
+      if (fs::weakly_canonical(options.json) == fs::weakly_canonical(prefix + ext))
+        throw InputError("--json " + options.json + ": the fit writes " + prefix + ext +
+                         " there (--prefix); give the summary another name");
+
   // the start: START, else the scene's value (its --set overrides included)
   OJson doc;
   try {
@@ -489,11 +500,6 @@ int fit_command(const FitOptions& options) {
               << problem.last_failure << '\n';
 
   // outputs: the fitted scene, the curves, the plot
-  std::string prefix = options.prefix;
-  if (prefix.empty()) {
-    fs::path p = options.scene.scene;
-    prefix = (p.parent_path() / (p.stem().string() + "_fit")).string();
-  }
   OJson fitted_doc = doc;
   for (size_t j = 0; j < n; ++j) set_pointer(fitted_doc, problem.params[j].pointer, OJson(fitted[j]));
   if (fitted_doc.contains("description") && fitted_doc["description"].is_string()) {

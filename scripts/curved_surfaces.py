@@ -7,8 +7,10 @@ pulling force against time, one line per run.
 
     curved_surfaces.py [--suction build/native/native/suction] [--out build/curved_surfaces]
                        [--figure docs/img/curved_surfaces.png] [--radii 100,50,31.5,25,20] [--lift] [--reuse]
+                       [--jobs N]
 
-Needs matplotlib (Debian: python3-matplotlib).  Exits 1 if a run fails.
+The runs are `suction sweep`s over sign x radius (--jobs at a time; CSVs in OUT/heavy/runs and
+OUT/light/runs); --reuse resumes an earlier sweep in OUT instead of starting anew.  Needs matplotlib (Debian: python3-matplotlib).  Exits 1 if a run fails.
 """
 import argparse
 import os
@@ -19,14 +21,16 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from suction_cli import DEFAULT_CLI, ROOT, run_scene  # noqa: E402
+from suction_cli import DEFAULT_CLI, ROOT, sweep  # noqa: E402
 PULL_START = 1.1  # s: press 0.8 s, hold 0.3 s (the scene's segments)
 
 
-def run(suction, sign, radius, mass, out, reuse=False):
-    return run_scene(suction, "curved_surfaces.json", out,
-                     [f"/parameters/sign={sign}", f"/parameters/R_mm={radius:g}", f"/parameters/mass_kg={mass:g}"],
-                     f"sign {sign} R {radius:g}", reuse)
+def run_all(a, radii, mass, out):
+    """every sign and radius (R = 0 once: flat) at mass_kg = mass, as one sweep: {(sign, R): rows}"""
+    grid = [("/parameters/sign", ["1", "-1"]), ("/parameters/R_mm", ["0"] + [f"{r:g}" for r in radii])]
+    # concave flat is flat: that one extra run of the grid is not shown
+    results = sweep(a.suction, "curved_surfaces.json", grid, out, [f"/parameters/mass_kg={mass:g}"], a.jobs, a.reuse)
+    return {(int(s), float(r)): rows for (s, r), rows in results.items()}
 
 
 def main():
@@ -36,10 +40,14 @@ def main():
     ap.add_argument("--figure", default=os.path.join(ROOT, "docs/img/curved_surfaces.png"))
     ap.add_argument("--radii", default="100,50,31.5,25,20", help="radii [mm]")
     ap.add_argument("--lift", action="store_true", help="also lift a 0.2 kg object on each")
-    ap.add_argument("--reuse", action="store_true", help="read the CSVs of an earlier run in --out instead of running")
+    ap.add_argument("--reuse", action="store_true", help="resume the sweeps of an earlier run in --out instead of starting anew")
+    ap.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), help="runs at a time")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    cases = [(1, 0.0)] + [(s, float(r)) for r in a.radii.split(",") for s in (1, -1)]
+    radii = [float(r) for r in a.radii.split(",")]
+    cases = [(1, 0.0)] + [(s, r) for r in radii for s in (1, -1)]
+    heavy = run_all(a, radii, 10, os.path.join(a.out, "heavy"))
+    light = run_all(a, radii, 0.2, os.path.join(a.out, "light")) if a.lift else {}
     fig, ax = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
     print("| surface | seal formed | let go at | peak pull | lowest pressure |"
           + (" 0.2 kg lifted |" if a.lift else ""))
@@ -47,7 +55,7 @@ def main():
     failed = False
     for sign, radius in cases:
         name = "flat" if radius == 0 else f"{'convex' if sign > 0 else 'concave'} R = {radius:g} mm"
-        rows = run(a.suction, sign, radius, 10, os.path.join(a.out, f"s{sign}_R{radius:g}.csv"), a.reuse)
+        rows = heavy[(sign, radius)]
         if rows is None:
             failed = True
             continue
@@ -63,8 +71,8 @@ def main():
         when = "no seal" if first is None else "held to the end" if let_go is None else f"{let_go:.2f} s"
         line = f"| {name} | {'yes' if sealed else 'no'} | {when} | {peak:.2f} N | {pmin / 1e3:.1f} kPa |"
         if a.lift:
-            light = run(a.suction, sign, radius, 0.2, os.path.join(a.out, f"s{sign}_R{radius:g}_lift.csv"), a.reuse)
-            lifted = light is not None and max(float(r["object_lift"]) for r in light) > 20
+            lifted_rows = light[(sign, radius)]
+            lifted = lifted_rows is not None and max(float(r["object_lift"]) for r in lifted_rows) > 20
             line += f" {'yes' if lifted else 'no'} |"
         print(line)
         (ax[0] if sign > 0 else ax[1]).plot(t, force, label=name)

@@ -5,9 +5,10 @@ not, lowest cavity pressure, how high the cube ends, the hand force at the end a
 weights) and draws hand force, cavity pressure and cube height against time, one line per run.
 
     masses.py [--suction build/native/native/suction] [--out build/masses]
-              [--figure docs/img/masses.png] [--masses 1.25,2.5,5,7] [--two 7]
+              [--figure docs/img/masses.png] [--masses 1.25,2.5,5,7] [--two 7] [--jobs N]
 
-Needs matplotlib (Debian: python3-matplotlib).  Exits 1 if a run fails.
+The runs are one `suction sweep` per scene over the masses (--jobs at a time; CSVs in
+OUT/one/runs and OUT/two/runs).  Needs matplotlib (Debian: python3-matplotlib).  Exits 1 if a run fails.
 """
 import argparse
 import os
@@ -18,12 +19,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from suction_cli import DEFAULT_CLI, ROOT, run_scene  # noqa: E402
+from suction_cli import DEFAULT_CLI, ROOT, sweep  # noqa: E402
 G = 9.81
-
-
-def run(suction, scene, mass, out):
-    return run_scene(suction, scene, out, [f"/parameters/mass_kg={mass:g}"], f"{scene} {mass:g} kg")
 
 
 def main():
@@ -33,6 +30,7 @@ def main():
     ap.add_argument("--figure", default=os.path.join(ROOT, "docs/img/masses.png"))
     ap.add_argument("--masses", default="1.25,2.5,5,7")
     ap.add_argument("--two", default="7", help="masses for the two-cup scene ('' for none)")
+    ap.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), help="runs at a time")
     a = ap.parse_args()
     if not os.access(a.suction, os.X_OK):
         sys.exit(f"masses.py: no suction CLI at {a.suction} (make native)")
@@ -40,13 +38,18 @@ def main():
     runs = [("masses.json", float(m), ["hand_force"], "one cup") for m in a.masses.split(",") if m]
     runs += [("masses_two_cups.json", float(m), ["hand_a_force", "hand_b_force"], "two cups")
              for m in a.two.split(",") if m]
+    results = {}
+    for scene, sub in (("masses.json", "one"), ("masses_two_cups.json", "two")):
+        masses = [f"{m:g}" for s, m, _, _ in runs if s == scene]
+        if masses:
+            swept = sweep(a.suction, scene, [("/parameters/mass_kg", masses)], os.path.join(a.out, sub), jobs=a.jobs)
+            results.update({(scene, float(m)): rows for (m,), rows in swept.items()})
     fig, ax = plt.subplots(3, 1, sharex=True, figsize=(7, 7.2))
     failed = False
     print("| cups | cube | lifted | lowest pressure | cube centre at the end | hand force at the end |")
     print("|---|---|---|---|---|---|")
     for scene, mass, hands, label in runs:
-        out = os.path.join(a.out, f"{scene[:-5]}_{mass:g}kg.csv")
-        d = run(a.suction, scene, mass, out)
+        d = results[(scene, mass)]
         if d is None:
             failed = True
             continue

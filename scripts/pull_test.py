@@ -5,23 +5,23 @@ paper's simulated values, and draws the pulling force against time, one line per
 
     pull_test.py [--suction build/native/native/suction] [--out build/pull_test]
                  [--figure docs/img/pull_test_radii.png] [--radii 0,50,31.5,25,20]
-                 [--set POINTER=VALUE ...]
+                 [--set POINTER=VALUE ...] [--jobs N]
 
-R = 0 is the flat surface.  Extra --set options go to every run (for example
+The runs are one `suction sweep` over the radii (--jobs at a time; CSVs in OUT/runs, the
+sweep's table in OUT/sweep.csv).  R = 0 is the flat surface.  Extra --set options go to every run (for example
 --set /parameters/press_N=5 or --set /settings/cavity/sealing_distance=3e-4).
 Needs matplotlib (Debian: python3-matplotlib).  Exits 1 if a run fails.
 """
 import argparse
 import os
 import sys
-import time
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from suction_cli import DEFAULT_CLI, ROOT, run_scene  # noqa: E402
+from suction_cli import DEFAULT_CLI, ROOT, sweep  # noqa: E402
 # the paper's simulated cup (Fig. 14); no seal at R = 20 mm
 PAPER = {50.0: "28.19", 31.5: "24.39", 25.0: "22.60", 20.0: "no seal"}
 
@@ -33,16 +33,18 @@ def main():
     ap.add_argument("--figure", default=os.path.join(ROOT, "docs/img/pull_test_radii.png"))
     ap.add_argument("--radii", default="0,50,31.5,25,20")
     ap.add_argument("--set", action="append", default=[], dest="sets")
+    ap.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), help="runs at a time")
     a = ap.parse_args()
     if not os.access(a.suction, os.X_OK):
         sys.exit(f"pull_test.py: no suction CLI at {a.suction} (make native)")
     os.makedirs(a.out, exist_ok=True)
     rows, failed = [], []
     fig, ax = plt.subplots(figsize=(7, 3.6))
-    for r in [float(x) for x in a.radii.split(",")]:
-        out = os.path.join(a.out, f"R{r:g}.csv")
-        t0 = time.time()
-        data = run_scene(a.suction, "pull_test.json", out, [f"/parameters/R_mm={r:g}"] + a.sets, f"R = {r:g} mm")
+    radii = [float(x) for x in a.radii.split(",")]
+    results = sweep(a.suction, "pull_test.json", [("/parameters/R_mm", [f"{r:g}" for r in radii])], a.out,
+                    a.sets, a.jobs)
+    for r in radii:
+        data = results[(f"{r:g}",)]
         if data is None:
             failed.append(r)
             continue
@@ -54,7 +56,6 @@ def main():
         label = "flat" if r == 0 else f"R = {r:g} mm"
         rows.append((label, r, peak if any(sealed) else None, pmin if any(sealed) else None))
         ax.plot(t, f, lw=1.2, label=label)
-        print(f"{label}: {time.time() - t0:.1f} s wall", flush=True)
     ax.axhline(0, color="0.6", lw=0.6)
     ax.set_xlabel("t [s]")
     ax.set_ylabel("pulling force [N]")

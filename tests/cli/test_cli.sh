@@ -229,7 +229,8 @@ printf 't,pull_force\n0,0\n0.1,1\n' > "$tmp/good.csv"
 "$bin" fit "$scenes/pull_test.json" --param /materials/rubber/young=0.5e6:2e6:1e6 --data "$tmp/good.csv" --probe pull_force > /dev/null 2> "$tmp/err"; rc=$?
 check "fit with an unknown pointer exits 2" test $rc -eq 2
 check "fit names the unknown pointer" grep -q '/materials/rubber/young' "$tmp/err"
-"$bin" fit "$scenes/pull_test.json" "${fitp[@]}" --data "$tmp/good.csv" --probe force > /dev/null 2> "$tmp/err"; rc=$?
+printf 't,force\n0,0\n0.1,1\n' > "$tmp/force.csv"
+"$bin" fit "$scenes/pull_test.json" "${fitp[@]}" --data "$tmp/force.csv" --probe force > /dev/null 2> "$tmp/err"; rc=$?
 check "fit with a probe the scene lacks exits 2" bash -c "test $rc -eq 2 && grep -q 'not a column of the scene' '$tmp/err'"
 "$bin" fit "$scenes/pull_test.json" --param /materials/neoprene/young=2e6:0.5e6 --target pull_force_max=25 > /dev/null 2> "$tmp/err"; rc=$?
 check "fit with reversed bounds exits 2" bash -c "test $rc -eq 2 && grep -q 'lower bound must be below' '$tmp/err'"
@@ -237,6 +238,8 @@ check "fit with reversed bounds exits 2" bash -c "test $rc -eq 2 && grep -q 'low
 check "fit starting outside its bounds exits 2" bash -c "test $rc -eq 2 && grep -q 'lies outside' '$tmp/err'"
 "$bin" fit "$scenes/pull_test.json" "${fitp[@]}" --data "$tmp/good.csv" --probe pull_force --target pull_force_max=25 > /dev/null 2> "$tmp/err"; rc=$?
 check "fit with both --data and --target exits 2" test $rc -eq 2
+"$bin" fit "$scenes/pull_test.json" "${fitp[@]}" --target pull_force_max=25 --prefix "$tmp/f" --json "$tmp/f.json" > /dev/null 2> "$tmp/err"; rc=$?
+check "fit whose --json is its fitted scene's file exits 2" bash -c "test $rc -eq 2 && grep -q 'give the summary another name' '$tmp/err'"
 
 echo "$pass passed, $fail failed"
 test $fail -eq 0

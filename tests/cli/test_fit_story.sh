@@ -23,11 +23,11 @@ coarse=(--set /bodies/0/mesh/resolution=12)
 check "the synthetic curve was made" test -s "$tmp/measured.csv"
 "$bin" fit "$scenes/pull_test.json" "${coarse[@]}" --data "$tmp/measured.csv" --probe pull_force --window 0.3:1.9 \
   --param /settings/cavity/leak_rate=0:0.04:0.014 --param /parameters/press_N=4:16:7 --jobs 2 \
-  --prefix "$tmp/fit" --json "$tmp/fit.json" > "$tmp/out" 2>&1
+  --prefix "$tmp/fit" --json "$tmp/summary.json" > "$tmp/out" 2>&1
 rc=$?
 cat "$tmp/out"
 check "fit exits 0" test $rc -eq 0
-python3 - "$tmp/fit.json" > "$tmp/check" 2>&1 <<'PY'
+python3 - "$tmp/summary.json" > "$tmp/check" 2>&1 <<'PY'
 import json, sys
 f = json.load(open(sys.argv[1]))
 p = f["parameters"]
@@ -38,6 +38,7 @@ PY
 cat "$tmp/check"
 check "fit recovers leak_rate 0.02 and press_N 10 within 2 % from 30 % off" grep -q '^recovered' "$tmp/check"
 check "the fitted scene loads and holds the fitted values" bash -c "'$bin' validate '$tmp/fit.json' > /dev/null 2>&1 && grep -q 'Fitted by suction fit' '$tmp/fit.json'"
+check "the summary names the fitted scene" grep -q '"fitted_scene"' "$tmp/summary.json"
 check "the measured and fitted curves are written" bash -c "head -1 '$tmp/fit.csv' | grep -q '^t,measured,fitted' && grep -q '<polyline' '$tmp/fit.svg'"
 echo "$pass passed, $fail failed"
 test $fail -eq 0
