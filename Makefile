@@ -28,6 +28,8 @@
 #                 GC; fails if wasm memory or JS objects grow > 1 % after the warm-up (docs/web.md)
 #   make cuda     configure + build build/cuda (SUCTION_WITH_CUDA=ON, sm_90; compile only here)
 #   make table2   cuda build, then scripts/table2.py: the paper's Table 2 sweep, cpu and cuda
+#   make bench-sweep  native build, then bench/sweep_speed.sh: a 48-run pull-test sweep one after
+#                 another, with --jobs 2 and on 2 MPI ranks (wall times, the tables identical)
 #   make solvers  native build, then scripts/solver_table.py: the constraint solvers side by side
 #                 (pgs, apgd, uzawa: iterations, residual, ms per solve and per step) on ground,
 #                 rigid_lift, pull_test, soft_cube_lift and cube_grasp at 1, 8, 13, 17 cells
@@ -258,6 +260,12 @@ bench: native
 	bench/compliance_sweep.sh $(SUCTION_BIN)
 	@$(MAKE) bench-wasm SUCTION_DEPS_CHECKED=1 BENCH_WASM_SCENES="$(BENCH_SCENES)" BENCH_WASM_STEPS=whole
 	@$(MAKE) bench-browser SUCTION_DEPS_CHECKED=1
+
+# the sweep's speed: 48 pull-test runs one after another, --jobs 2 and mpirun -np 2 (a table;
+# logs and the three tables, which must be identical, in build/bench/sweep; ~4 min here)
+.PHONY: bench-sweep
+bench-sweep: native
+	bench/sweep_speed.sh $(SUCTION_BIN) $(BUILD_DIR)/bench/sweep
 
 # the constraint solvers side by side (docs/validation.md, "The constraint solvers")
 SOLVER_TABLE_ARGS ?=

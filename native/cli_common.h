@@ -102,6 +102,7 @@ struct FitOptions {
   int jobs = 1;
   double fd_step = 0.01;              // of each parameter's range
   int max_iterations = 20;
+  int start_grid = 0;                 // --start-grid N (0: start at the start)
   long steps = -1;
   double duration = -1;
   std::string prefix;                 // PREFIX.json / .csv / .svg

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -63,6 +64,10 @@ void add_fit_command(CLI::App& app, FitOptions& options, CLI::App*& command) {
                       "the forward-difference step, a fraction of each parameter's range [LO, HI]")
       ->check(CLI::Range(1e-6, 0.25))
       ->capture_default_str();
+  command->add_option("--start-grid", options.start_grid,
+                      "N: first run the N^n cell centres of the bounds (in parallel) and start from the best of "
+                      "them and the start (for a rough misfit with local minima)")
+      ->check(CLI::Range(1, 50));
   command->add_option("--max-iterations", options.max_iterations, "Levenberg-Marquardt iterations at most")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
@@ -240,8 +245,17 @@ class SimulationCost final : public ceres::CostFunction {
     return true;
   }
 
- private:
+ /// the sum of squared residuals at a point already run (infinity when its run failed)
+  double cost_at(const std::vector<double>& x) const {
+    const auto& r = cache_.at(x);
+    if (!r) return std::numeric_limits<double>::infinity();
+    double c = 0;
+    for (double v : *r) c += v * v;
+    return c;
+  }
+
   /// runs the points not yet run, in parallel
+ public:
   void run(const std::vector<std::vector<double>>& points) const {
     std::vector<std::vector<double>> todo;
     for (const auto& p : points)
@@ -256,6 +270,7 @@ class SimulationCost final : public ceres::CostFunction {
     problem_.runs += todo.size();
   }
 
+ private:
   Problem& problem_;
   RunPool& pool_;
   mutable std::map<std::vector<double>, std::optional<std::vector<double>>> cache_;
@@ -438,6 +453,39 @@ int fit_command(const FitOptions& options) {
       solver.update_state_every_iteration = true;
     }
     try {
+      if (options.start_grid > 0) {
+        // --start-grid N: the N^n cell centres of the bounds and the start, run together; the
+        // fit starts from the best (a local method on a rough misfit needs a start in its basin)
+        std::vector<std::vector<double>> points = {x};
+        std::vector<size_t> index(n, 0);
+        const size_t N = static_cast<size_t>(options.start_grid);
+        while (true) {
+          std::vector<double> p(n), zp(n);
+          for (size_t j = 0; j < n; ++j) {
+            zp[j] = z_of_x((static_cast<double>(index[j]) + 0.5) / static_cast<double>(N));
+            p[j] = x_of_z(zp[j]);
+          }
+          points.push_back(p);
+          size_t j = 0;
+          while (j < n && ++index[j] == N) index[j++] = 0;
+          if (j == n) break;
+        }
+        cost->run(points);
+        size_t best = 0;
+        for (size_t k = 1; k < points.size(); ++k)
+          if (cost->cost_at(points[k]) < cost->cost_at(points[best])) best = k;
+        if (!options.quiet) {
+          std::string values;
+          for (size_t j = 0; j < n; ++j)
+            values += (j ? ", " : "") + problem.params[j].pointer + " " + format("%.6g", problem.physical(j, points[best][j]));
+          std::cout << "fit: start grid of " << points.size() - 1 << " points (and the start): the best is "
+                    << (best == 0 ? "the start" : values) << format(", rms residual %.6g", std::sqrt(cost->cost_at(points[best]) / static_cast<double>(m)))
+                    << '\n' << std::flush;
+        }
+        x = points[best];
+        for (size_t j = 0; j < n; ++j) z[j] = z_of_x(x[j]), x[j] = x_of_z(z[j]);
+        for (size_t j = 0; j < n; ++j) problem.params[j].start = problem.physical(j, x[j]);
+      }
       // the start must run: its failure is the scene's, not the fit's
       Eigen::VectorXd r0;
       Eigen::MatrixXd J0;

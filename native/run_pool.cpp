@@ -20,10 +20,11 @@ namespace suction::cli {
 namespace fs = std::filesystem;
 
 std::string self_executable() {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw InputError("cannot find this program's path (/proc/self/exe): " + ec.message());
-  return p.string();
+  // the link itself, not its target: the kernel resolves it to this very program even when the
+  // file has since been replaced (a rebuild during a long sweep), whose path reads "... (deleted)"
+  const char* self = "/proc/self/exe";
+  if (access(self, X_OK) != 0) throw InputError(std::string("cannot run this program again: ") + self + ": " + std::strerror(errno));
+  return self;
 }
 
 std::string read_text(const fs::path& path) {

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # suction fit recovers two known parameters of a synthetic pull-test curve (issue 36): the
-# coarse pull test (20 -> 12 segments of the cup) with a leaky lip (leak_rate 0.02 J/s) pressed
-# with 10 N makes the "measured" curve; the fit starts 30 % off in both (0.014 J/s, 7 N) and must
-# land within 2 %, with the fitted scene, the curves and the JSON summary written.  A story (a
-# minute of simulations): run natively, not under the sanitizers (ctest name *_story).
+# coarse pull test (20 -> 12 segments of the cup, E 1 MPa, friction 0.8) makes the "measured"
+# curve; the fit starts 30 % off in both (1.3 MPa, 0.56) and must land within 2 %, with the
+# fitted scene, the curves and the JSON summary written.  The misfit has local minima a few %
+# apart (docs/validation.md: from 30 % off Levenberg-Marquardt alone stops at E 1.28 MPa), so
+# the fit first runs a 3 x 3 start grid over the bounds.  A story (a few minutes of runs): run
+# natively, not under the sanitizers (ctest name *_story).
 # Usage: test_fit_story.sh SUCTION_BIN SCENES_DIR
 set -u
 bin="$1"
@@ -18,11 +20,12 @@ check() {
   if "$@"; then echo "ok   $what"; pass=$((pass + 1)); else echo "FAIL $what"; fail=$((fail + 1)); fi
 }
 coarse=(--set /bodies/0/mesh/resolution=12)
-"$bin" run "$scenes/pull_test.json" "${coarse[@]}" --set /settings/cavity/leak_rate=0.02 --set /parameters/press_N=10 \
+"$bin" run "$scenes/pull_test.json" "${coarse[@]}" --set /materials/neoprene/young=1e6 --set /materials/neoprene/friction=0.8 \
   --csv "$tmp/measured.csv" -q > /dev/null
 check "the synthetic curve was made" test -s "$tmp/measured.csv"
 "$bin" fit "$scenes/pull_test.json" "${coarse[@]}" --data "$tmp/measured.csv" --probe pull_force --window 0.3:1.9 \
-  --param /settings/cavity/leak_rate=0:0.04:0.014 --param /parameters/press_N=4:16:7 --jobs 2 \
+  --start-grid 3 --param /materials/neoprene/young=0.6e6:1.6e6:1.3e6 --param /materials/neoprene/friction=0.3:1.2:0.56 \
+  --max-iterations 30 --jobs 2 \
   --prefix "$tmp/fit" --json "$tmp/summary.json" > "$tmp/out" 2>&1
 rc=$?
 cat "$tmp/out"
@@ -31,12 +34,12 @@ python3 - "$tmp/summary.json" > "$tmp/check" 2>&1 <<'PY'
 import json, sys
 f = json.load(open(sys.argv[1]))
 p = f["parameters"]
-leak, press = p["/settings/cavity/leak_rate"], p["/parameters/press_N"]
-ok = abs(leak / 0.02 - 1) < 0.02 and abs(press / 10 - 1) < 0.02 and f["runs"] > 3
-print("recovered" if ok else "missed", leak, press, f["runs"], f["residual"])
+young, mu = p["/materials/neoprene/young"], p["/materials/neoprene/friction"]
+ok = abs(young / 1e6 - 1) < 0.02 and abs(mu / 0.8 - 1) < 0.02 and f["runs"] > 9
+print("recovered" if ok else "missed", young, mu, f["runs"], f["residual"])
 PY
 cat "$tmp/check"
-check "fit recovers leak_rate 0.02 and press_N 10 within 2 % from 30 % off" grep -q '^recovered' "$tmp/check"
+check "fit recovers E 1 MPa and friction 0.8 within 2 % from 30 % off" grep -q '^recovered' "$tmp/check"
 check "the fitted scene loads and holds the fitted values" bash -c "'$bin' validate '$tmp/fit.json' > /dev/null 2>&1 && grep -q 'Fitted by suction fit' '$tmp/fit.json'"
 check "the summary names the fitted scene" grep -q '"fitted_scene"' "$tmp/summary.json"
 check "the measured and fitted curves are written" bash -c "head -1 '$tmp/fit.csv' | grep -q '^t,measured,fitted' && grep -q '<polyline' '$tmp/fit.svg'"
