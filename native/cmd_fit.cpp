@@ -585,9 +585,10 @@ int fit_command(const FitOptions& options) {
     if (!problem.data) {
       // targets: each drawn as a horizontal line's ends (a flat pair of points)
       for (const FitTarget& t : problem.targets)
-        if (t.metric.rfind(options.probe + "_", 0) == 0 && (t.metric.size() >= 4) &&
-            (t.metric.compare(t.metric.size() - 4, 4, "_max") == 0 || t.metric.compare(t.metric.size() - 4, 4, "_min") == 0 ||
-             t.metric.compare(t.metric.size() - 6, 6, "_final") == 0)) {
+        // a level of the probe itself (PROBE_max / _min / _final); std::string::compare with a
+        // position past a short name's start threw out_of_range here before
+        if (t.metric == options.probe + "_max" || t.metric == options.probe + "_min" ||
+            t.metric == options.probe + "_final") {
           measured.t = {fitted_curve->t.front(), fitted_curve->t.back()};
           measured.y = {t.value, t.value};
           title = model.name + ": " + options.probe + " of the fitted run; points: the target " + t.metric;
