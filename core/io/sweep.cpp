@@ -138,7 +138,7 @@ RunSummary summarize_run_csv(const std::string& csv_text, const std::string& nam
   struct Column {
     std::string name;
     size_t index;
-    double min = kNaN, t_min = kNaN, max = kNaN, t_max = kNaN, final = kNaN;
+    double min = kNaN, t_min = kNaN, max = kNaN, t_max = kNaN, final = kNaN, first = kNaN;
   };
   std::vector<Column> columns;
   for (size_t j = 0; j < header.size(); ++j)
@@ -153,6 +153,7 @@ RunSummary summarize_run_csv(const std::string& csv_text, const std::string& nam
     for (Column& c : columns) {
       const double x = to_number(row[c.index], name, r, c.name);
       if (std::isnan(x)) continue;
+      if (std::isnan(c.first)) c.first = x;
       if (std::isnan(c.min) || x < c.min) c.min = x, c.t_min = t;
       if (std::isnan(c.max) || x > c.max) c.max = x, c.t_max = t;
       c.final = x;
@@ -163,8 +164,8 @@ RunSummary summarize_run_csv(const std::string& csv_text, const std::string& nam
   }
   RunSummary s;
   for (const Column& c : columns) {
-    for (const char* suffix : {"_min", "_t_min", "_max", "_t_max", "_final"}) s.names.push_back(c.name + suffix);
-    s.values.insert(s.values.end(), {c.min, c.t_min, c.max, c.t_max, c.final});
+    for (const char* suffix : {"_min", "_t_min", "_max", "_t_max", "_final", "_rise"}) s.names.push_back(c.name + suffix);
+    s.values.insert(s.values.end(), {c.min, c.t_min, c.max, c.t_max, c.final, c.max - c.first});
   }
   s.names.insert(s.names.end(), {"seal_t", "release_t"});
   s.values.insert(s.values.end(), {seal, release});

@@ -24,8 +24,9 @@ SweepAxis parse_sweep_axis(const std::string& spec);
 std::vector<std::vector<std::string>> sweep_combinations(const std::vector<SweepAxis>& axes, size_t max_runs = 100000);
 
 /// The summary of one run (a `suction run --csv` table): for every column but `step` and `t`,
-/// its minimum and maximum with the first time each is reached and its final value
-/// (`NAME_min`, `NAME_t_min`, `NAME_max`, `NAME_t_max`, `NAME_final`); then `seal_t`, the first
+/// its minimum and maximum with the first time each is reached, its final value, and how far its
+/// maximum is above its first value (`NAME_min`, `NAME_t_min`, `NAME_max`, `NAME_t_max`,
+/// `NAME_final`, `NAME_rise`: a lift, from any origin); then `seal_t`, the first
 /// time a cavity is active, and `release_t`, the first time after it with none (NaN when
 /// there is no such time).  Names and values in that order.
 struct RunSummary {

@@ -221,6 +221,9 @@ struct Settings {
   double divergence_energy_factor = 1e6;
   /// caps on each body's mesh, checked while the scene is loaded (settings.limits)
   MeshLimits limits;
+  /// settings.interactive.compare: the run-summary numbers (io/sweep.h) that tell this scene's
+  /// story, compared between the qualities by `suction quality`; empty: the default ones
+  std::vector<std::string> story_numbers;
 };
 
 /// A scene parameter (the scene's "parameters" object, docs/scene-format.md) as evaluated
@@ -250,6 +253,10 @@ struct MeshingRecord {
   TetMesh unsaved;
 };
 
+/// How a scene is run (scene/quality.h): exactly as written, or with the cheaper settings the
+/// core derives for the page.
+enum class Quality { Reference, Interactive };
+
 struct Model {
   std::string name;
   std::string description;
@@ -262,6 +269,10 @@ struct Model {
   std::vector<Spring> springs;
   std::vector<Joint> joints;
   std::vector<Probe> probes;
+  /// the quality it was loaded at, and what that changed: "POINTER=VALUE" per change (empty
+  /// at reference quality, and for a scene whose settings.interactive.enabled is false)
+  Quality quality = Quality::Reference;
+  std::vector<std::string> quality_changes;
   /// the FEM bodies tetrahedralized while loading, in body order (load-time facts, not physics)
   std::vector<MeshingRecord> meshing;
 

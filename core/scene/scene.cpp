@@ -9,6 +9,7 @@
 
 #include "backends/compliance_backend.h"
 #include "scene/expression.h"
+#include "scene/quality.h"
 #include "scene/scene_build.h"
 
 namespace suction {
@@ -138,7 +139,7 @@ void read_parameters(JsonReader& r, const Json& v, const std::string& ptr, std::
 void read_settings(JsonReader& r, const Json& v, Settings& s) {
   ObjectView o(r, v, "/settings",
                {"dt", "duration", "gravity", "p_atm", "solver", "factorization", "divergence_energy_factor",
-                "contact", "compliance_backend", "cavity", "limits"});
+                "contact", "compliance_backend", "cavity", "limits", "interactive"});
   s.dt = o.number("dt", s.dt, Bounds::positive());
   s.duration = o.number("duration", s.duration, Bounds::positive());
   s.gravity = o.vec3("gravity", s.gravity);
@@ -170,6 +171,30 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
       f.reuse = fo.boolean("reuse", f.reuse);
       f.max_cg_iterations = fo.integer("max_cg_iterations", f.max_cg_iterations, Bounds::at_least(1));
       f.max_age = fo.integer("max_age", f.max_age, Bounds::at_least(1));
+    }
+  }
+  if (const Json* q = o.find("interactive")) {  // applied by scene/quality.cpp; validated here
+    ObjectView qo(r, *q, o.at("interactive"),
+                  {"enabled", "time_step_factor", "max_dt", "factorization_reuse", "max_resolution", "compare"},
+                  "an interactive-quality object {\"enabled\": bool, \"time_step_factor\": x, \"max_dt\": s, "
+                  "\"factorization_reuse\": bool, \"max_resolution\": n, \"compare\": [...]}");
+    if (qo.valid()) {
+      const InteractiveRules d;
+      qo.boolean("enabled", d.enabled);
+      qo.number("time_step_factor", d.time_step_factor, Bounds::at_least(1.0));
+      qo.number("max_dt", d.max_dt, Bounds::positive());
+      qo.boolean("factorization_reuse", d.factorization_reuse);
+      qo.integer("max_resolution", 6, Bounds::at_least(6));
+      if (const Json* c = qo.find("compare")) {
+        const std::string cp = qo.at("compare");
+        if (!c->is_array() || c->empty()) {
+          r.issue(cp, "expected a non-empty array of story-number names (e.g. [\"pressure_min_min\", "
+                      "\"release_t\"]), got " + describe_json(*c));
+        } else {
+          for (size_t i = 0; i < c->size(); ++i)
+            if (auto name = r.string((*c)[i], pointer_child(cp, std::to_string(i)))) s.story_numbers.push_back(*name);
+        }
+      }
     }
   }
   // the factory decides: a backend this build lacks is an error naming the build option
@@ -283,12 +308,18 @@ void read_materials(SceneBuild& b, const Json& v, const std::string& ptr) {
 
 /// the whole pipeline on a parsed document; throws SceneError with every issue
 Model build_scene(Json doc, const std::string& base_dir, const std::vector<SceneOverride>& overrides,
-                  const std::string& default_name) {
+                  const std::string& default_name, Quality quality) {
   SceneBuild b;
   b.base_dir = base_dir;
   JsonReader& r = b.reader;
   if (!doc.is_object()) throw SceneError({{"", "expected a JSON object at the top level, got " + describe_json(doc)}});
   apply_overrides(doc, overrides, r);
+  b.model.quality = quality;
+  if (quality == Quality::Interactive) {  // after the user's overrides, never over them
+    std::vector<std::string> user_pointers;
+    for (const auto& o : overrides) user_pointers.push_back(o.pointer);
+    b.model.quality_changes = apply_interactive(doc, user_pointers);
+  }
 
   ObjectView top(r, doc, "", kTopKeys);
   b.model.name = top.string("name", default_name);
@@ -327,22 +358,24 @@ std::string read_file(const std::string& path) {
 }  // namespace
 
 Model load_scene_text(const std::string& json_text, const std::string& base_dir,
-                      const std::vector<SceneOverride>& overrides, const std::string& name_for_errors) {
+                      const std::vector<SceneOverride>& overrides, const std::string& name_for_errors,
+                      Quality quality) {
   Json doc = parse_scene_json(json_text);
   return build_scene(std::move(doc), base_dir, overrides,
-                     std::filesystem::path(name_for_errors).stem().string());
+                     std::filesystem::path(name_for_errors).stem().string(), quality);
 }
 
-Model load_scene_file(const std::string& path, const std::vector<SceneOverride>& overrides) {
+Model load_scene_file(const std::string& path, const std::vector<SceneOverride>& overrides, Quality quality) {
   std::string text = read_file(path);
   std::string base_dir = std::filesystem::path(path).parent_path().string();
   if (base_dir.empty()) base_dir = ".";
-  return load_scene_text(text, base_dir, overrides, path);
+  return load_scene_text(text, base_dir, overrides, path, quality);
 }
 
-std::vector<SceneIssue> validate_scene_file(const std::string& path, const std::vector<SceneOverride>& overrides) {
+std::vector<SceneIssue> validate_scene_file(const std::string& path, const std::vector<SceneOverride>& overrides,
+                                            Quality quality) {
   try {
-    load_scene_file(path, overrides);
+    load_scene_file(path, overrides, quality);
   } catch (const SceneError& e) {
     return e.issues();
   } catch (const std::exception& e) {

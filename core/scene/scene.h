@@ -26,10 +26,13 @@ constexpr size_t kMaxSceneBytes = 16u << 20;
 
 /// Loads, validates and builds a scene.  Relative mesh paths resolve against base_dir.
 /// Throws SceneError (every issue found, each with its JSON pointer) on bad input.
+/// `quality`: Interactive applies the cheaper settings the core derives (scene/quality.h) after
+/// the overrides; Model::quality_changes lists them.
 Model load_scene_text(const std::string& json_text, const std::string& base_dir,
                       const std::vector<SceneOverride>& overrides = {},
-                      const std::string& name_for_errors = "scene");
-Model load_scene_file(const std::string& path, const std::vector<SceneOverride>& overrides = {});
+                      const std::string& name_for_errors = "scene", Quality quality = Quality::Reference);
+Model load_scene_file(const std::string& path, const std::vector<SceneOverride>& overrides = {},
+                      Quality quality = Quality::Reference);
 
 /// The scene-format name of a probe kind ("position", "cavity_pressure", ...).
 const char* probe_type_name(ProbeKind kind);
@@ -37,6 +40,7 @@ const char* probe_type_name(ProbeKind kind);
 /// Validation only: the issues of a scene (empty when it loads).  Never throws for scene
 /// problems (unreadable files and JSON syntax errors become issues with pointer "").
 std::vector<SceneIssue> validate_scene_file(const std::string& path,
-                                            const std::vector<SceneOverride>& overrides = {});
+                                            const std::vector<SceneOverride>& overrides = {},
+                                            Quality quality = Quality::Reference);
 
 }  // namespace suction

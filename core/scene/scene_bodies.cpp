@@ -280,14 +280,14 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
     ObjectView o(r, v, ptr, {"generator", "radius", "height", "resolution"});
     auto radius = o.required_number("radius", Bounds::positive());
     auto height = o.required_number("height", Bounds::positive());
-    int res = o.integer("resolution", 16, Bounds::at_least(6));
+    int res = o.integer("resolution", kCylinderResolution, Bounds::at_least(6));
     if (r.issue_count() != issues_before) return;
     if (fem) out.tets = make_cylinder(*radius, *height, res, limits);
     else out.surface = make_cylinder_surface(*radius, *height, res, limits);
   } else if (*gen == "sphere") {
     ObjectView o(r, v, ptr, {"generator", "radius", "resolution"});
     auto radius = o.required_number("radius", Bounds::positive());
-    int res = o.integer("resolution", 12, Bounds::at_least(6));
+    int res = o.integer("resolution", kSphereResolution, Bounds::at_least(6));
     if (r.issue_count() != issues_before) return;
     if (fem) out.tets = make_sphere(*radius, res, limits);
     else out.surface = make_sphere_surface(*radius, res, limits);

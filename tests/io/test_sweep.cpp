@@ -50,7 +50,7 @@ TEST(Sweep, RunSummaryIsEachColumnsExtremesTheirTimesAndTheSealAndRelease) {
     ADD_FAILURE() << "no " << name;
     return std::nan("");
   };
-  EXPECT_EQ(s.names.size(), 4u * 5 + 2);  // step and t are not summarized
+  EXPECT_EQ(s.names.size(), 4u * 6 + 2);  // step and t are not summarized
   EXPECT_EQ(at("pressure_min_min"), 80000);
   EXPECT_EQ(at("pressure_min_t_min"), 0.03);
   EXPECT_EQ(at("pressure_min_max"), 101325);
@@ -58,6 +58,8 @@ TEST(Sweep, RunSummaryIsEachColumnsExtremesTheirTimesAndTheSealAndRelease) {
   EXPECT_EQ(at("pressure_min_final"), 100000);
   EXPECT_EQ(at("hand_force_min"), -2);
   EXPECT_EQ(at("hand_force_t_max"), 0.03);
+  EXPECT_EQ(at("hand_force_rise"), 3);  // its maximum 3 above its first value 0
+  EXPECT_EQ(at("pressure_min_rise"), 0);
   EXPECT_EQ(at("contacts_max"), 6);
   EXPECT_EQ(at("seal_t"), 0.01);     // the first active cavity
   EXPECT_EQ(at("release_t"), 0.04);  // the first time after it with none (not the later reseal)

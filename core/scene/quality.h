@@ -1,0 +1,41 @@
+// Quality levels (docs/scene-format.md, "settings.interactive"; docs/validation.md, "Quality
+// levels"): one scene file, run either exactly as written (`reference`: the CLI's default, every
+// test and validation number) or at `interactive` quality (the page's default), where the core
+// derives cheaper settings from the scene within the limits its "settings.interactive" declares:
+// a longer time step, the kept factorization, and (only where the scene allows it) coarser
+// generated meshes.  The interactive quality is a list of overrides, applied like `--set` after
+// the user's own (a pointer the user set is never changed), so what it changed can be shown.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "scene/json_reader.h"
+
+namespace suction {
+
+/// "reference" / "interactive"
+const char* quality_name(Quality q);
+/// the quality named `name`; InputError listing the names otherwise
+Quality parse_quality(const std::string& name);
+
+/// The rules the core applies at interactive quality (settings.interactive; defaults here).
+struct InteractiveRules {
+  bool enabled = true;             // false: the scene plays at reference quality
+  double time_step_factor = 2.0;   // dt × this ...
+  double max_dt = 0.02;            // ... but not above this [s] (30 ms lets a cube through 10 mm)
+  bool factorization_reuse = true;
+  int max_resolution = 0;          // > 0: generated FEM meshes' "resolution" capped at it; 0: kept
+};
+
+/// Applies the interactive quality to a parsed scene (the user's overrides already applied): a
+/// pointer the user set (`user_pointers`, or one below it) is left alone.  Returns the changes
+/// as "POINTER=VALUE".  Tolerant of bad input: a malformed "settings.interactive", dt or mesh is
+/// left as it is for the reader to report with its pointer.
+std::vector<std::string> apply_interactive(Json& doc, const std::vector<std::string>& user_pointers);
+
+/// the rules of a parsed document's "settings.interactive" (defaults for missing or bad values)
+InteractiveRules interactive_rules(const Json& doc);
+
+}  // namespace suction

@@ -1,0 +1,145 @@
+// Quality levels (scene/quality.h): what the interactive quality derives from a scene, that it
+// never overrides the user, and that a scene can limit it or turn it off.
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+#include "scene/quality.h"
+#include "scene/scene.h"
+#include "scene_issues.h"
+
+namespace suction {
+namespace {
+
+/// a cup on the ground (the cup generator at its default resolution)
+Json cup_scene() {
+  return Json::parse(R"({
+    "name": "cup",
+    "settings": {"dt": 0.01, "duration": 0.1},
+    "materials": {"silicone": {"young": 1e6, "poisson": 0.45, "density": 1100}},
+    "bodies": [
+      {"name": "cup", "type": "fem", "material": "silicone", "mesh": {"generator": "cup"}},
+      {"name": "ground", "type": "fixed", "mesh": {"generator": "box", "size": [0.1, 0.1, 0.01]},
+       "position": [0, 0, -0.0051]}
+    ]
+  })");
+}
+
+Model load(const Json& doc, Quality q, const std::vector<SceneOverride>& overrides = {}) {
+  return load_scene_text(doc.dump(), ".", overrides, "scene", q);
+}
+
+TEST(Quality, NamesParseAndAnUnknownOneListsTheLevels) {
+  EXPECT_EQ(parse_quality("reference"), Quality::Reference);
+  EXPECT_EQ(parse_quality("interactive"), Quality::Interactive);
+  EXPECT_STREQ(quality_name(Quality::Interactive), "interactive");
+  try {
+    parse_quality("fast");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("reference, interactive"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Quality, ReferenceIsTheSceneAsWritten) {
+  const Model m = load(cup_scene(), Quality::Reference);
+  EXPECT_EQ(m.quality, Quality::Reference);
+  EXPECT_TRUE(m.quality_changes.empty());
+  EXPECT_DOUBLE_EQ(m.settings.dt, 0.01);
+  EXPECT_FALSE(m.settings.factorization.reuse);
+}
+
+TEST(Quality, InteractiveDoublesTheStepAndKeepsTheFactorization) {
+  const Model ref = load(cup_scene(), Quality::Reference);
+  const Model m = load(cup_scene(), Quality::Interactive);
+  EXPECT_EQ(m.quality, Quality::Interactive);
+  EXPECT_DOUBLE_EQ(m.settings.dt, 0.02);
+  EXPECT_TRUE(m.settings.factorization.reuse);
+  ASSERT_EQ(m.quality_changes.size(), 2u);
+  EXPECT_EQ(m.quality_changes[0], "/settings/dt=0.02");
+  EXPECT_EQ(m.quality_changes[1], "/settings/factorization/reuse=true");
+  // the meshes are the reference's unless the scene allows coarser ones
+  EXPECT_EQ(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());
+}
+
+TEST(Quality, TheStepIsCappedAndNeverShortened) {
+  Json doc = cup_scene();
+  doc["settings"]["dt"] = 0.015;  // × 2 = 30 ms: capped at max_dt 20 ms
+  EXPECT_DOUBLE_EQ(load(doc, Quality::Interactive).settings.dt, 0.02);
+  doc["settings"]["dt"] = 0.025;  // already above the cap: kept
+  Model m = load(doc, Quality::Interactive);
+  EXPECT_DOUBLE_EQ(m.settings.dt, 0.025);
+  ASSERT_EQ(m.quality_changes.size(), 1u);  // the factorization only
+  doc["settings"]["dt"] = 0.002;
+  doc["settings"]["interactive"] = {{"time_step_factor", 3}, {"max_dt", 0.005}};
+  EXPECT_DOUBLE_EQ(load(doc, Quality::Interactive).settings.dt, 0.005);
+  doc["settings"]["interactive"] = {{"time_step_factor", 1}};
+  EXPECT_DOUBLE_EQ(load(doc, Quality::Interactive).settings.dt, 0.002);
+  // no dt in the scene: the default 10 ms is doubled
+  doc["settings"].erase("dt");
+  doc["settings"].erase("interactive");
+  EXPECT_DOUBLE_EQ(load(doc, Quality::Interactive).settings.dt, 2 * Settings{}.dt);
+}
+
+TEST(Quality, TheUsersOverridesWin) {
+  const Model m = load(cup_scene(), Quality::Interactive,
+                       {parse_override("/settings/dt=0.005"), parse_override("/settings/factorization={\"reuse\": false}")});
+  EXPECT_DOUBLE_EQ(m.settings.dt, 0.005);
+  EXPECT_FALSE(m.settings.factorization.reuse);
+  EXPECT_TRUE(m.quality_changes.empty());
+}
+
+TEST(Quality, ASceneCanTurnItOff) {
+  Json doc = cup_scene();
+  doc["settings"]["interactive"] = {{"enabled", false}};
+  const Model m = load(doc, Quality::Interactive);
+  EXPECT_TRUE(m.quality_changes.empty());
+  EXPECT_DOUBLE_EQ(m.settings.dt, 0.01);
+  EXPECT_FALSE(m.settings.factorization.reuse);
+  doc["settings"]["interactive"] = {{"factorization_reuse", false}};
+  EXPECT_FALSE(load(doc, Quality::Interactive).settings.factorization.reuse);
+}
+
+TEST(Quality, CoarserGeneratedMeshesOnlyWhereTheSceneAllowsThem) {
+  Json doc = cup_scene();
+  doc["settings"]["interactive"] = {{"max_resolution", 12}};
+  const Model ref = load(doc, Quality::Reference);
+  const Model m = load(doc, Quality::Interactive);
+  ASSERT_EQ(m.quality_changes.size(), 3u);
+  EXPECT_EQ(m.quality_changes[2], "/bodies/0/mesh/resolution=12");
+  EXPECT_LT(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());  // 12 segments around, not 16
+  // a resolution below the cap, or written as an expression, is left as it is
+  doc["bodies"][0]["mesh"]["resolution"] = 10;
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 2u);
+  doc["bodies"][0]["mesh"]["resolution"] = "=8 + 8";
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 2u);
+  // the user's own resolution wins
+  doc["bodies"][0]["mesh"]["resolution"] = 16;
+  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/0/mesh/resolution=20")}).quality_changes.size(), 2u);
+}
+
+TEST(Quality, ABadInteractiveBlockIsReportedWithItsPointer) {
+  Json doc = cup_scene();
+  doc["settings"]["interactive"] = {{"max_dt", -1}};
+  scene_issues::expect_single_issue(doc, "/settings/interactive/max_dt", "> 0");
+  doc["settings"]["interactive"] = {{"time_step_factr", 2}};
+  scene_issues::expect_single_issue(doc, "/settings/interactive/time_step_factr", "did you mean 'time_step_factor'");
+  doc["settings"]["interactive"] = {{"compare", Json::array()}};
+  scene_issues::expect_single_issue(doc, "/settings/interactive/compare", "non-empty array");
+  doc["settings"]["interactive"] = {{"compare", {"release_t", 3}}};
+  scene_issues::expect_single_issue(doc, "/settings/interactive/compare/1", "string");
+  doc["settings"]["interactive"] = {{"compare", {"pressure_min_min", "release_t"}}};
+  EXPECT_EQ(load(doc, Quality::Reference).settings.story_numbers,
+            (std::vector<std::string>{"pressure_min_min", "release_t"}));
+  // at interactive quality too, the same issue (the derivation leaves bad values to the reader)
+  doc["settings"]["interactive"] = {{"max_dt", "soon"}};
+  try {
+    load(doc, Quality::Interactive);
+    FAIL() << "no error";
+  } catch (const SceneError& e) {
+    ASSERT_EQ(e.issues().size(), 1u);
+    EXPECT_EQ(e.issues()[0].pointer, "/settings/interactive/max_dt");
+  }
+}
+
+}  // namespace
+}  // namespace suction
