@@ -7,6 +7,7 @@
 
 #include "backends/compliance_backend.h"
 #include "common/parallel.h"
+#include "scene/quality.h"
 #include "scene/scene.h"
 
 namespace suction::cli {
@@ -38,6 +39,26 @@ void add_scene_options(CLI::App* command, SceneOptions& options) {
                    "numbers for any count")
       ->check(CLI::Range(1, 64))
       ->type_name("N");
+  command
+      ->add_option("--quality", options.quality,
+                   "reference (the scene exactly as written: the default, every test and validation "
+                   "number) or interactive (the page's default: the longer time step, kept factorization "
+                   "and meshes the core derives within the scene's settings.interactive; "
+                   "docs/validation.md, \"Quality levels\")")
+      ->check(CLI::IsMember({"reference", "interactive"}))
+      ->type_name("LEVEL");
+}
+
+std::string quality_line(const Model& model) {
+  if (model.quality == Quality::Reference) return "";
+  if (!model.quality_changes.empty()) {
+    std::string line = "interactive:";
+    for (size_t i = 0; i < model.quality_changes.size(); ++i)
+      line += (i ? ", " : " ") + model.quality_changes[i];
+    return line;
+  }
+  return "interactive: nothing changed (a scene with settings.interactive.enabled false plays at "
+         "reference quality)";
 }
 
 std::vector<SceneOverride> scene_overrides(const SceneOptions& options) {
@@ -49,7 +70,7 @@ std::vector<SceneOverride> scene_overrides(const SceneOptions& options) {
 
 Model load_model(const SceneOptions& options) {
   set_thread_count(options.threads);
-  Model model = load_scene_file(options.scene, scene_overrides(options));
+  Model model = load_scene_file(options.scene, scene_overrides(options), parse_quality(options.quality));
   // --solver after loading: a scene need not have a "solver" object to point into
   if (!options.solver.empty()) {
     check_constraint_solver(options.solver);  // an InputError listing the methods built

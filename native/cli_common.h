@@ -25,8 +25,12 @@ struct SceneOptions {
   std::string backend;            // --backend: overrides /settings/compliance_backend
   std::string solver;             // --solver: overrides /settings/solver/method
   int threads = 1;                // --threads: common/parallel.h's thread count (load_model sets it)
+  std::string quality = "reference";  // --quality: reference | interactive (scene/quality.h)
 };
 void add_scene_options(CLI::App* command, SceneOptions& options);
+/// "interactive: POINTER=VALUE, ..." (what the interactive quality changed) or the sentence that it
+/// changed nothing; "" at reference quality
+std::string quality_line(const Model& model);
 
 /// A CLI11 check that a number is finite (CLI11's PositiveNumber lets `nan` through).
 CLI::Validator finite_number();
@@ -114,6 +118,16 @@ void add_fit_command(CLI::App& app, FitOptions& options, CLI::App*& command);
 int fit_command(const FitOptions& options);
 /// whether this build has Ceres Solver (suction fit)
 bool fit_built();
+
+struct QualityOptions {
+  SceneOptions scene;     // its --quality is ignored: both are run
+  int jobs = 2;
+  double tolerance = 0.03;
+  std::string json;
+  std::string runs_dir;
+};
+void add_quality_command(CLI::App& app, QualityOptions& options, CLI::App*& command);
+int quality_command(const QualityOptions& options);
 
 void add_info_command(CLI::App& app, SceneOptions& options, CLI::App*& command);
 int info_command(const SceneOptions& options);

@@ -77,6 +77,7 @@ int info_command(const SceneOptions& options) {
   if (!model.description.empty())
     out << "            " << wrap_text(model.description, 80, "            ") << '\n';
   out << "file        " << options.scene << '\n';
+  if (const std::string q = quality_line(model); !q.empty()) out << "quality     " << q << '\n';
   const Settings& s = model.settings;
   out << format("settings    dt %.4g ms, duration %.4g s, gravity (%.4g, %.4g, %.4g) m/s^2, "
                 "P_atm %.6g Pa, solver %s <= %d iterations (tol %.3g)\n",

@@ -103,6 +103,7 @@ void print_summary(const RunOptions& options, const Simulation& sim, long steps_
   if (!model.description.empty())
     out << "          " << wrap_text(model.description, 80, "          ") << '\n';
   for (const std::string& set : options.scene.sets) out << "          --set " << set << '\n';
+  if (const std::string q = quality_line(model); !q.empty()) out << "quality   " << q << '\n';
 
   // bodies
   size_t name_width = 4;

@@ -4,6 +4,7 @@
 #include "backends/compliance_backend.h"
 #include "cli_common.h"
 #include "common/error.h"
+#include "scene/quality.h"
 #include "scene/scene.h"
 
 namespace suction::cli {
@@ -18,7 +19,7 @@ void add_validate_command(CLI::App& app, SceneOptions& options, CLI::App*& comma
 
 int validate_command(const SceneOptions& options) {
   const std::vector<SceneOverride> overrides = scene_overrides(options);
-  std::vector<SceneIssue> issues = validate_scene_file(options.scene, overrides);
+  std::vector<SceneIssue> issues = validate_scene_file(options.scene, overrides, parse_quality(options.quality));
   if (!options.solver.empty()) {  // --solver is applied after loading (cli_common.cpp): checked here
     try {
       check_constraint_solver(options.solver);

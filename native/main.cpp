@@ -57,8 +57,9 @@ int main(int argc, char** argv) {
   MeshOptions mesh_options;
   SweepOptions sweep_options;
   FitOptions fit_options;
+  QualityOptions quality_options;
   CLI::App *run = nullptr, *bench = nullptr, *soak = nullptr, *info = nullptr, *validate = nullptr,
-           *mesh = nullptr, *sweep = nullptr, *fit = nullptr;
+           *mesh = nullptr, *sweep = nullptr, *fit = nullptr, *quality = nullptr;
   add_run_command(app, run_options, run);
   add_bench_command(app, bench_options, bench);
   add_soak_command(app, soak_options, soak);
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
   add_mesh_command(app, mesh_options, mesh);
   add_sweep_command(app, sweep_options, sweep);
   add_fit_command(app, fit_options, fit);
+  add_quality_command(app, quality_options, quality);
 
   try {
     app.parse(argc, argv);
@@ -95,6 +97,8 @@ int main(int argc, char** argv) {
     return guarded(sweep_options.scene.scene, [&] { return sweep_command(sweep_options); });
   if (fit->parsed())
     return guarded(fit_options.scene.scene, [&] { return fit_command(fit_options); });
+  if (quality->parsed())
+    return guarded(quality_options.scene.scene, [&] { return quality_command(quality_options); });
   std::cerr << app.help();
   return kExitBadInput;
 }

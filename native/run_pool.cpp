@@ -50,6 +50,7 @@ std::vector<std::string> run_base_args(const SceneOptions& scene, long steps, do
   if (!scene.backend.empty()) base.insert(base.end(), {"--backend", scene.backend});
   if (!scene.solver.empty()) base.insert(base.end(), {"--solver", scene.solver});
   base.insert(base.end(), {"--threads", std::to_string(scene.threads)});
+  if (scene.quality != "reference") base.insert(base.end(), {"--quality", scene.quality});
   if (steps > 0) base.insert(base.end(), {"--steps", std::to_string(steps)});
   if (duration > 0) base.insert(base.end(), {"--duration", format("%.17g", duration)});
   return base;
