@@ -14,12 +14,14 @@
 #   make test-web node unit tests of web/ (node --test web/test/) + the chromium e2e test
 #   make bunny-mesh  scenes/meshes/bunny.obj from the npm package bunny (web/tools/bunny_mesh.mjs)
 #   make bench    native build, then: suction bench on cup_fall, default, ground, rigid_lift,
-#                 pull_test (per-stage tables); the compliance sweep; wasm (node) against native
+#                 pull_test (per-stage tables), and the page's five scenes at interactive quality;
+#                 the compliance sweep; wasm (node) against native
 #                 over the whole of ground, rigid_lift, pull_test; then bench-browser
 #   make bench-wasm   wasm (node, the page's SIMD build in build/wasm-bench) against native,
 #                 200 steps of default and cup_fall (a table)
 #   make bench-browser  wasm-web, web, then bench/browser_rtf.mjs: the real-time factor in
-#                 headless chromium of ground, rigid_lift, pull_test (a table; JSON in build/bench)
+#                 headless chromium of ground, rigid_lift, pull_test, soft_cube_lift, organic_object,
+#                 each at interactive then at reference quality (a table; JSON in build/bench)
 #   make soak     native build, then every scene looped SOAK_STEPS (20000) steps by `suction soak`
 #                 (finite, closed air books, memory flat; table in build/soak), and a short soak
 #                 under ASan+UBSan when build/sanitize exists
@@ -30,6 +32,9 @@
 #   make table2   cuda build, then scripts/table2.py: the paper's Table 2 sweep, cpu and cuda
 #   make bench-sweep  native build, then bench/sweep_speed.sh: a 48-run pull-test sweep one after
 #                 another, with --jobs 2 and on 2 MPI ranks (wall times, the tables identical)
+#   make quality  native build, then scripts/quality_table.py: every scene at reference and at
+#                 interactive quality (suction quality), its story numbers side by side; exit 1 when
+#                 one exceeds its limit (~7 min here; table and JSON in build/quality)
 #   make solvers  native build, then scripts/solver_table.py: the constraint solvers side by side
 #                 (pgs, apgd, uzawa: iterations, residual, ms per solve and per step) on ground,
 #                 rigid_lift, pull_test, soft_cube_lift and cube_grasp at 1, 8, 13, 17 cells
@@ -250,6 +255,9 @@ demo-native: native
 
 # the scenes of the issue "Real time in the browser": per-stage tables, wasm/native, browser RTF
 BENCH_SCENES := ground rigid_lift pull_test
+# the page's real-time scenes (docs/validation.md, "Quality levels"): the browser bench at both
+# qualities, and native per-stage tables of their whole duration at interactive quality
+BROWSER_SCENES := ground rigid_lift pull_test soft_cube_lift organic_object
 
 bench: native
 	$(SUCTION_BIN) bench scenes/cup_fall.json
@@ -257,6 +265,7 @@ bench: native
 	$(SUCTION_BIN) bench scenes/ground.json
 	$(SUCTION_BIN) bench scenes/rigid_lift.json
 	$(SUCTION_BIN) bench scenes/pull_test.json
+	for s in $(BROWSER_SCENES); do $(SUCTION_BIN) bench scenes/$$s.json --quality interactive --steps 0 --warmup 0; done
 	bench/compliance_sweep.sh $(SUCTION_BIN)
 	@$(MAKE) bench-wasm SUCTION_DEPS_CHECKED=1 BENCH_WASM_SCENES="$(BENCH_SCENES)" BENCH_WASM_STEPS=whole
 	@$(MAKE) bench-browser SUCTION_DEPS_CHECKED=1
@@ -266,6 +275,12 @@ bench: native
 .PHONY: bench-sweep
 bench-sweep: native
 	bench/sweep_speed.sh $(SUCTION_BIN) $(BUILD_DIR)/bench/sweep
+
+# every scene at reference and at interactive quality, its story numbers side by side, exit 1 when
+# one exceeds its limit (docs/validation.md, "Quality levels"; table and JSON in build/quality)
+.PHONY: quality
+quality: native
+	python3 scripts/quality_table.py --check --bin $(SUCTION_BIN) --out $(BUILD_DIR)/quality
 
 # the constraint solvers side by side (docs/validation.md, "The constraint solvers")
 SOLVER_TABLE_ARGS ?=
@@ -309,7 +324,7 @@ bench-wasm: native wasm-bench
 BENCH_BROWSER_ARGS ?=
 bench-browser: wasm-web web
 	@echo "==> bench: browser real-time factor (chromium, bench/browser_rtf.mjs)"
-	$(NODE) bench/browser_rtf.mjs $(BENCH_SCENES) --json $(BUILD_DIR)/bench/browser_rtf.json $(BENCH_BROWSER_ARGS)
+	$(NODE) bench/browser_rtf.mjs $(BROWSER_SCENES) --json $(BUILD_DIR)/bench/browser_rtf.json $(BENCH_BROWSER_ARGS)
 
 # the issue "long runs": SOAK_MINUTES of play of SOAK_SCENE in headless chromium, the scene looping
 # (reset + play at its end), memory sampled after a forced GC (bench/browser_soak.mjs). Exit 1 if

@@ -135,6 +135,32 @@ check "soak json written" grep -q '"books_broken": 0' "$tmp/soak.json"
 "$bin" soak "$scenes/ground.json" --steps 0 > /dev/null 2>&1; rc=$?
 check "soak --steps 0 exits 2" test $rc -eq 2
 
+# quality levels: --quality on the scene commands, and `suction quality` (both runs compared)
+"$bin" info "$scenes/ground.json" --quality interactive > "$tmp/out" 2>&1; rc=$?
+check "info --quality interactive exits 0" test $rc -eq 0
+check "info says what the interactive quality changed" grep -q '^quality     interactive: /settings/dt=0.02, /settings/factorization/reuse=true$' "$tmp/out"
+"$bin" info "$scenes/ground.json" > "$tmp/out" 2>&1
+check "info at reference quality has no quality line" bash -c "! grep -q '^quality' '$tmp/out'"
+"$bin" run "$scenes/ground.json" --steps 1 --quality fast > /dev/null 2> "$tmp/err"; rc=$?
+check "--quality fast exits 2" test $rc -eq 2
+check "--quality fast names the levels" grep -q 'reference,interactive' "$tmp/err"
+"$bin" run "$scenes/cup_fall.json" --quality interactive --csv "$tmp/qi.csv" --quiet > "$tmp/out"; rc=$?
+check "run --quality interactive exits 0" test $rc -eq 0
+check "run --quality interactive takes 20 ms steps" test "$(($(wc -l < "$tmp/qi.csv") - 1))" -eq 26
+"$bin" quality "$scenes/cup_fall.json" --json "$tmp/q.json" > "$tmp/out" 2>&1; rc=$?
+check "quality of cup_fall exits 0" test $rc -eq 0
+check "quality compares the default story numbers" grep -q '^verdict   interactive within its limits on all 3 numbers' "$tmp/out"
+check "quality json says ok" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if j['ok'] and [n['name'] for n in j['numbers']]==['pressure_min_min','seal_t','release_t'] else 1)" "$tmp/q.json"
+"$bin" quality "$scenes/cup_fall.json" --set '/settings/interactive={"compare": ["cup_z_min"]}' --tolerance 1e-9 > "$tmp/out" 2>&1; rc=$?
+check "quality beyond its limit exits 1" test $rc -eq 1
+check "quality says which number exceeds" grep -q '^cup_z_min .*EXCEEDS$' "$tmp/out"
+"$bin" quality "$scenes/cup_fall.json" --set '/settings/interactive={"compare": ["cup_height_max"]}' > /dev/null 2> "$tmp/err"; rc=$?
+check "quality with an unknown story number exits 2" test $rc -eq 2
+check "quality names the compare list and the numbers there are" grep -q "/settings/interactive/compare: story number 'cup_height_max': not in the run's summary; the summary has .*cup_z_min" "$tmp/err"
+"$bin" quality "$scenes/organic_object.json" > "$tmp/out" 2>&1; rc=$?
+check "quality of a scene that turns it off exits 0 without runs" test $rc -eq 0
+check "quality says both qualities are one run" grep -q '^verdict   one run' "$tmp/out"
+
 # constraint solvers: listed by info, chosen by --solver, an unknown one is bad input naming the built ones
 "$bin" info "$scenes/ground.json" > "$tmp/out" 2>&1
 check "info lists the solvers" grep -q '^solvers: pgs, apgd, uzawa' "$tmp/out"
