@@ -74,6 +74,7 @@ val springs(Facade& f) { return view(f.springs()); }
 val probe_values(Facade& f) { return view(f.probe_values()); }
 val probe_names(const Facade& f) { return to_array(f.probe_names()); }
 val overrides(const Facade& f) { return to_array(f.overrides()); }
+val quality_changes(const Facade& f) { return to_array(f.quality_changes()); }
 val take_warnings(Facade& f) { return to_array(f.take_warnings()); }
 val driver_offset(const Facade& f, int k) { return to_array(f.driver_offset(k)); }
 val driver_reaction(const Facade& f, int k) { return to_array(f.driver_reaction(k)); }
@@ -151,6 +152,9 @@ EMSCRIPTEN_BINDINGS(suction) {
       .function("setOverride", &Facade::set_override)
       .function("clearOverrides", &Facade::clear_overrides)
       .function("overrides", &overrides)
+      .function("setQuality", &Facade::set_quality)
+      .function("quality", &Facade::quality)
+      .function("qualityChanges", &quality_changes)
       .function("step", &Facade::step)
       .function("takeWarnings", &take_warnings)
       .function("reset", &Facade::reset)

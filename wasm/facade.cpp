@@ -16,6 +16,7 @@
 #include "model/springs.h"
 #include "model/state.h"
 #include "probes/probes.h"
+#include "scene/quality.h"
 #include "rigid/rigid_dynamics.h"
 #include "sim/simulation.h"
 
@@ -79,7 +80,7 @@ void Facade::invalidate() { ++generation_; }
 std::string Facade::rebuild(const std::vector<SceneOverride>& overrides) {
   std::unique_ptr<Simulation> sim;
   try {
-    Model model = load_scene_text(scene_text_, base_dir_, overrides, "scene");
+    Model model = load_scene_text(scene_text_, base_dir_, overrides, "scene", quality_);
     sim = std::make_unique<Simulation>(std::move(model));
   } catch (...) {
     return current_error();
@@ -149,6 +150,27 @@ std::vector<std::string> Facade::overrides() const {
   std::vector<std::string> out;
   for (const SceneOverride& o : overrides_) out.push_back(o.pointer + "=" + o.value);
   return out;
+}
+
+std::string Facade::set_quality(const std::string& name) {
+  Quality q;
+  try {
+    q = parse_quality(name);
+  } catch (...) {
+    return current_error();
+  }
+  const Quality old = quality_;
+  quality_ = q;
+  if (!sim_) return "";
+  std::string err = rebuild(overrides_);
+  if (!err.empty()) quality_ = old;
+  return err;
+}
+
+std::string Facade::quality() const { return quality_name(quality_); }
+
+std::vector<std::string> Facade::quality_changes() const {
+  return sim_ ? sim_->model().quality_changes : std::vector<std::string>{};
 }
 
 std::string Facade::step(int n) {

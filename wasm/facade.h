@@ -77,6 +77,15 @@ class Facade {
   std::string clear_overrides();
   /// the overrides in effect, as "pointer=value"
   std::vector<std::string> overrides() const;
+  /// "reference" or "interactive" (scene/quality.h): the quality of this and every later load;
+  /// with a scene loaded, rebuilds it (overrides kept) and resets.  '' or the error (an unknown
+  /// name, or a scene that fails at that quality: the old simulation and quality are kept).
+  /// A new Facade runs at reference quality.
+  std::string set_quality(const std::string& name);
+  /// the current quality's name
+  std::string quality() const;
+  /// what the quality changed in the loaded scene ("pointer=value"; empty at reference)
+  std::vector<std::string> quality_changes() const;
   /// n steps; '' or the error of the first failing step (the state stays at the last good step)
   std::string step(int n);
   /// the warnings of the steps since the last call (a failed mesh union; the watchdog's
@@ -156,6 +165,7 @@ class Facade {
 
   std::string scene_text_, base_dir_;
   std::vector<SceneOverride> overrides_;
+  Quality quality_ = Quality::Reference;
   std::unique_ptr<Simulation> sim_;
   std::uint64_t generation_ = 0;  // bumped by every change of the state
 

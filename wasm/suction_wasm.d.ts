@@ -50,6 +50,12 @@ export interface Simulator {
   clearOverrides(): string;
   /** The overrides in effect, "pointer=value". */
   overrides(): string[];
+  /** 'reference' or 'interactive' (docs/validation.md, "Quality levels"): this and every later
+   *  load; a loaded scene is rebuilt (overrides kept) and reset. '' or the error. */
+  setQuality(name: 'reference' | 'interactive'): string;
+  quality(): 'reference' | 'interactive';
+  /** what the quality changed in the loaded scene, "pointer=value" (empty at reference) */
+  qualityChanges(): string[];
   /** n steps; '' or the error of the failing step (state stays at the last good step). */
   step(n: number): string;
   /** The warnings of the steps since the last call (a failed mesh union; tunnelling, a deep

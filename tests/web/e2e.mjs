@@ -109,6 +109,18 @@ async function main() {
     const optionCount = await page.locator('#scene option').count();
     check(optionCount === s.scenes.length, 'the scene picker has one option per scene', `${optionCount}`);
     summary.duration = s.duration; summary.pAtm = s.pAtm;
+    // quality levels: the page opens at interactive; the selector rebuilds at reference and back
+    check(s.quality === 'interactive', 'the page opens at interactive quality', `${s.quality}, dt ${s.dt}`);
+    const dtInteractive = s.dt;
+    await page.selectOption('#quality', 'reference');
+    await page.waitForFunction(() => window.__suction.quality === 'reference', null, { timeout: 60000, polling: 100 });
+    s = await S();
+    check(s.quality === 'reference' && s.step === 0 && s.dt <= dtInteractive, 'the quality selector rebuilds the scene at reference quality',
+          `dt ${s.dt} (interactive ${dtInteractive}), step ${s.step}`);
+    await page.selectOption('#quality', 'interactive');
+    await page.waitForFunction(() => window.__suction.quality === 'interactive', null, { timeout: 60000, polling: 100 });
+    s = await S();
+    summary.quality = s.quality; summary.dt = s.dt;
     await page.waitForTimeout(500);
     await shot(page, 'loaded');
     const checksum0 = s.positionsChecksum;

@@ -362,3 +362,26 @@ test('writeFile creates the folders of a mesh a scene keeps below its own folder
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('setQuality: interactive derives the longer step, keeps the overrides, and says what it changed', async () => {
+  const m = await module();
+  const sim = new m.Simulator();
+  try {
+    assert.strictEqual(sim.quality(), 'reference', 'a new simulator runs at reference quality');
+    assert.strictEqual(sim.setQuality('interactive'), '', 'no scene yet: only remembered');
+    assert.strictEqual(sim.load(sceneText('ground.json'), scenesDir), '');
+    assert.strictEqual(sim.dt(), 0.02, 'ground: 10 ms doubled');
+    assert.deepStrictEqual(sim.qualityChanges(), ['/settings/dt=0.02', '/settings/factorization/reuse=true']);
+    assert.strictEqual(sim.setOverride('/parameters/push_mm', '8'), '');
+    assert.strictEqual(sim.dt(), 0.02, 'an override rebuilds at the same quality');
+    sim.step(3);
+    assert.strictEqual(sim.setQuality('reference'), '');
+    assert.strictEqual(sim.stepCount(), 0, 'a change of quality resets');
+    assert.strictEqual(sim.dt(), 0.01);
+    assert.deepStrictEqual(sim.qualityChanges(), []);
+    assert.deepStrictEqual(sim.overrides(), ['/parameters/push_mm=8'], 'the overrides are kept');
+    const err = sim.setQuality('fast');
+    assert.match(err, /unknown quality 'fast'; qualities: reference, interactive/, err);
+    assert.strictEqual(sim.quality(), 'reference', 'the old quality is kept');
+  } finally { sim.delete(); }
+});

@@ -341,6 +341,10 @@ worker.onmessage = (ev) => {
   }
 };
 worker.postMessage({ type: 'init', backend: params.get('backend') === 'mock' ? 'mock' : 'wasm' });
+// ?quality=reference chooses the quality at start (the worker starts at interactive)
+if (params.get('quality') === 'reference') $('quality').value = 'reference';
+if ($('quality').value !== 'interactive') worker.postMessage({ type: 'quality', name: $('quality').value });
+$('quality').onchange = () => worker.postMessage({ type: 'quality', name: $('quality').value });
 sendSpeedLater();
 function sendSpeedLater() { queueMicrotask(() => sendSpeed()); }
 
@@ -394,6 +398,11 @@ function onLoaded(meta) {
   buildBodies(meta);
   state.needFit = true;
   $('scene-desc').textContent = meta.description;
+  if (meta.quality) $('quality').value = meta.quality;
+  const changes = meta.qualityChanges || [];
+  $('quality').title = meta.quality !== 'interactive' ? 'reference: the scene exactly as written'
+    : changes.length ? `interactive: ${changes.join(', ')}`
+    : 'interactive: nothing changed (this scene plays at reference quality: see its settings.interactive)';
   buildParamPanel();
   applyToggles();
 }
@@ -574,6 +583,7 @@ function debugSnapshot() {
     scenes: state.scenes.map(s => s.name), scene: state.sceneName, loaded: state.loaded, playing: state.playing,
     time: state.time, step: state.step, frames: state.frames, rtf: state.rtf, fps: state.fps,
     pAtm: state.meta ? state.meta.pAtm : null, duration: state.meta ? state.meta.duration : null,
+    quality: state.meta ? state.meta.quality : null, dt: state.meta ? state.meta.dt : null,
     drivers: state.meta ? state.meta.drivers.map(d => ({ ...d })) : [],
     driverOffsets: f ? f.drivers.map(d => d.offset.slice()) : [],
     cavities: f ? f.cavities.length : 0,

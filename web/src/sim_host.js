@@ -14,7 +14,7 @@ function toArray(x) {
 
 export class SimHost {
   /** M: the module (from createSuction); post(msg, transferList). */
-  constructor(M, post, { backend = 'wasm', maxStepsPerTick = 200, tickBudgetMs = 100 } = {}) {
+  constructor(M, post, { backend = 'wasm', maxStepsPerTick = 200, tickBudgetMs = 100, quality = 'interactive' } = {}) {
     this.M = M;
     this.post = post;
     this.backend = backend;
@@ -35,6 +35,9 @@ export class SimHost {
     this.timer = null;
     this.lastTickWall = null;
     this.stopAtEnd = true;
+    // the page plays at interactive quality unless asked (docs/validation.md, "Quality levels")
+    this.quality = 'reference';
+    if (typeof this.sim.setQuality === 'function' && !this.sim.setQuality(quality)) this.quality = quality;
   }
 
   // ---- commands (from the page) ----------------------------------------------------------
@@ -51,6 +54,7 @@ export class SimHost {
         if (msg.timeFactor) this.timeFactor = Math.max(1e-4, +msg.timeFactor);
         this.simDebt = 0; this.rtfWindow = []; return;
       case 'override': return this.override(msg.list);
+      case 'quality': return this.setQuality(msg.name);
       case 'drag': this.drag.set(msg.driver, { target: msg.target.slice(0, 3) }); return;
       case 'dragSpeed': this.dragSpeed = +msg.value; return;
       case 'ack': this.frameWanted = true; this.maybeFrame(); if (this.playing) this.schedule(); return;
@@ -99,6 +103,18 @@ export class SimHost {
     this.afterRebuild();
   }
 
+  /** 'reference' | 'interactive': a loaded scene is rebuilt (overrides kept) and starts again */
+  setQuality(name) {
+    if (typeof this.sim.setQuality !== 'function') { this.error('quality', 'this module has no quality levels'); return; }
+    this.playing = false;
+    let err;
+    try { err = this.sim.setQuality(name); } catch (e) { err = String(e && e.message || e); }
+    if (err) { this.error('quality', err); this.status(); return; }
+    this.quality = name;
+    if (this.loaded) this.afterRebuild();
+    else this.status();
+  }
+
   reset() {
     this.playing = false;
     try { this.sim.reset(); } catch (e) { this.error('reset', e && e.message || e); }
@@ -128,7 +144,8 @@ export class SimHost {
     const meta = {
       type: 'loaded', backend: this.backend, version: this.M.version ? this.M.version() : '',
       name: name ?? s.sceneName(), sceneName: s.sceneName(), description: s.sceneDescription(),
-      dt: s.dt(), duration: s.duration(), pAtm: s.pAtm(), gravity: s.gravity(), bodies, drivers,
+      dt: s.dt(), duration: s.duration(), quality: this.quality,
+      qualityChanges: typeof s.qualityChanges === 'function' ? toArray(this.safe('qualityChanges', () => s.qualityChanges(), [])) : [], pAtm: s.pAtm(), gravity: s.gravity(), bodies, drivers,
       parameters: toArray(this.safe('parameters', () => s.parameters(), [])).map(p => ({ name: p.name, value: p.value, min: p.min ?? null, max: p.max ?? null,
                                                         unit: p.unit ?? '', doc: p.doc ?? '' })),
       probeNames: toArray(this.safe('probeNames', () => s.probeNames(), [])),

@@ -121,6 +121,17 @@ export class MockSimulator {
     return '';
   }
 
+  // quality levels: the mock remembers the name and runs the scene as written at both (the
+  // derivation is the core's, scene/quality.cpp; the mock's physics is a toy anyway)
+  setQuality(name) {
+    if (name !== 'reference' && name !== 'interactive') return `unknown quality '${name}'; qualities: reference, interactive`;
+    this._quality = name;
+    if (this.scene || this.text) this._build(this.text);
+    return '';
+  }
+  quality() { return this._quality || 'reference'; }
+  qualityChanges() { return []; }
+
   setOverride(pointer, value) {
     let v;
     try { v = JSON.parse(value); } catch { v = value; }

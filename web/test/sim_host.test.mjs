@@ -135,3 +135,20 @@ test('real-time pacing: a speed the machine cannot reach leaves no backlog for a
   const n = host.stepsThisTick();
   assert.ok(n >= Math.floor(0.05 / dt) - 1 && n <= Math.ceil(0.05 / dt) + 1, `${n} steps for 50 ms at dt ${dt}`);
 });
+
+test('quality: the worker starts at interactive, a change rebuilds and starts again, a bad name is reported', () => {
+  const { host, of } = makeHost();
+  assert.equal(host.quality, 'interactive');
+  host.handle({ type: 'load', text: sceneText, name: 'default' });
+  assert.equal(of('loaded').at(-1).quality, 'interactive');
+  assert.deepEqual(of('loaded').at(-1).qualityChanges, []);
+  host.handle({ type: 'play' });
+  host.handle({ type: 'quality', name: 'reference' });
+  assert.equal(of('loaded').length, 2, 'rebuilt');
+  assert.equal(of('loaded').at(-1).quality, 'reference');
+  assert.equal(of('status').at(-1).playing, false, 'paused: it starts again');
+  host.handle({ type: 'quality', name: 'fast' });
+  assert.equal(of('error').at(-1).where, 'quality');
+  assert.match(of('error').at(-1).message, /unknown quality 'fast'/);
+  assert.equal(host.quality, 'reference', 'the old quality is kept');
+});
