@@ -8,7 +8,11 @@
 //
 //   node bench/browser_rtf.mjs [SCENE...] [--timeout S] [--timeout SCENE=S ...] [--json FILE]
 //                              [--speed X] [--mode realtime|steps] [--sampled]
-//     SCENE        scenes/<SCENE>.json as the page lists it (default: ground rigid_lift pull_test)
+//                              [--quality interactive|reference|both]
+//     SCENE        scenes/<SCENE>.json as the page lists it (default: ground rigid_lift pull_test
+//                  soft_cube_lift organic_object)
+//     --quality    the page's quality selector (?quality=); both (the default): every scene at
+//                  interactive, then every scene at reference
 //     --timeout    wall-clock limit per scene after play, in s (default 900); SCENE=S sets one
 //                  scene's. A scene that hits it is reported with the RTF of the part it ran,
 //                  marked PARTIAL (a measurement, not a failure: the exit status stays 0).
@@ -51,7 +55,7 @@ function die(msg, code = 2) { console.error(`browser_rtf: ${msg}`); process.exit
 
 // ---- arguments -----------------------------------------------------------------------------
 function parseArgs(argv) {
-  const o = { scenes: [], timeout: 900, timeouts: {}, json: null, speed: null, mode: 'realtime', sampled: false };
+  const o = { scenes: [], timeout: 900, timeouts: {}, json: null, speed: null, mode: 'realtime', sampled: false, qualities: ['interactive', 'reference'] };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     const val = () => { if (i + 1 >= argv.length) die(`${a} needs a value`); return argv[++i]; };
@@ -63,15 +67,20 @@ function parseArgs(argv) {
     } else if (a === '--json') o.json = val();
     else if (a === '--speed') { o.speed = Number(val()); if (!(o.speed > 0)) die('--speed: expected a number > 0'); }
     else if (a === '--sampled') o.sampled = true;
+    else if (a === '--quality') {
+      const q = val();
+      if (!['interactive', 'reference', 'both'].includes(q)) die('--quality: interactive, reference or both');
+      o.qualities = q === 'both' ? ['interactive', 'reference'] : [q];
+    }
     else if (a === '--mode') { o.mode = val(); if (!['realtime', 'steps'].includes(o.mode)) die('--mode: realtime or steps'); }
     else if (a === '-h' || a === '--help') {
-      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 21)
+      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split("\n").slice(1, 26)
         .map(l => l.replace(/^\/\/ ?/, '')).join('\n'));
       process.exit(0);
     } else if (a.startsWith('-')) die(`unknown option ${a} (--help)`);
     else o.scenes.push(a.replace(/^scenes\//, '').replace(/\.json$/, ''));
   }
-  if (!o.scenes.length) o.scenes = ['ground', 'rigid_lift', 'pull_test'];
+  if (!o.scenes.length) o.scenes = ['ground', 'rigid_lift', 'pull_test', 'soft_cube_lift', 'organic_object'];
   if (o.speed === null) o.speed = o.mode === 'realtime' ? 10000 : 1000;
   for (const s of Object.keys(o.timeouts)) if (!o.scenes.includes(s)) die(`--timeout ${s}=...: ${s} is not among the scenes (${o.scenes.join(' ')})`);
   return o;
@@ -171,24 +180,25 @@ const SIM_HOST_PATCH = `
 const sleep = (ms) => new Promise(r => setTimeout(r, ms));
 const mean = (a) => a.length ? a.reduce((x, y) => x + y, 0) / a.length : null;
 
-async function runScene(context, base, scene, timeoutS) {
+async function runScene(context, base, scene, timeoutS, quality) {
   const page = await context.newPage();
   page.setDefaultTimeout(120000);
   const pageErrors = [];
   page.on('pageerror', e => pageErrors.push(String(e && e.message || e)));
   page.on('console', m => { if (process.env.BENCH_VERBOSE) log(`console ${m.type()}: ${m.text()}`); });
-  const res = { scene, complete: false, partial: false, error: null };
+  const res = { scene, quality, complete: false, partial: false, error: null };
   try {
-    await page.goto(`${base}?scene=${encodeURIComponent(scene)}`, { waitUntil: 'load' });
+    await page.goto(`${base}?scene=${encodeURIComponent(scene)}&quality=${quality}`, { waitUntil: 'load' });
     if (!await page.evaluate(() => window.crossOriginIsolated === true)) throw new Error('the page is not cross-origin isolated (serve.mjs headers?)');
     await page.waitForFunction(() => { const s = window.__suction; return (s.loaded && s.frames > 0) || s.errors.some(e => !e.startsWith('backend')); },
                                null, { timeout: 180000, polling: 250 });
     let s = await page.evaluate(() => { const s = window.__suction; return { loaded: s.loaded, scene: s.scene, errors: s.errors, backend: s.backend,
-                                                                              duration: s.duration, version: s.version }; });
+                                                                              duration: s.duration, version: s.version, quality: s.quality, dt: s.dt }; });
     if (s.errors.length) throw new Error(`loading: ${s.errors.join(' | ')}`);
     if (s.scene !== scene) throw new Error(`the page loaded '${s.scene}', not '${scene}'`);
     if (s.backend !== 'wasm') throw new Error(`backend is ${s.backend}, not wasm`);
-    res.duration = s.duration; res.version = s.version;
+    if (s.quality !== quality) throw new Error(`the page runs at ${s.quality} quality, not ${quality}`);
+    res.duration = s.duration; res.version = s.version; res.dt = s.dt;
     // the speed, then play (messages reach the worker in this order)
     await page.selectOption('#speed-mode', opt.mode);
     await page.fill('#speed', String(opt.speed));
@@ -260,23 +270,23 @@ const f = (x, d) => (x === null || x === undefined || !Number.isFinite(x) ? '–
 
 function table(results) {
   const lines = [];
-  lines.push('| scene | simulated s | wall s | RTF | steps | wall ms/step | step ms mean | step ms worst | frames/s | draws/s | note |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  lines.push('| scene | quality | dt ms | simulated s | wall s | RTF | steps | wall ms/step | step ms mean | step ms worst | frames/s | draws/s | note |');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of results) {
-    if (r.error) { lines.push(`| ${r.scene} | | | | | | | | | | FAILED: ${r.error.replace(/\|/g, '/')} |`); continue; }
+    if (r.error) { lines.push(`| ${r.scene} | ${r.quality} | | | | | | | | | | | FAILED: ${r.error.replace(/\|/g, '/')} |`); continue; }
     const note = r.complete ? (r.step_ms.every_step ? `every step (${r.step_ms.samples})` : `${r.step_ms.samples} frames' profiles (sampled)`) :
       `PARTIAL: stopped at the ${r.limit_s} s limit, t = ${f(r.sim_s, 2)} of ${r.duration} s`;
-    lines.push(`| ${r.scene} | ${f(r.sim_s, 3)} | ${f(r.wall_s, 1)} | ${f(r.rtf, 3)} | ${r.steps} | ${f(r.wall_ms_per_step, 1)} | ` +
+    lines.push(`| ${r.scene} | ${r.quality} | ${f(r.dt * 1e3, 0)} | ${f(r.sim_s, 3)} | ${f(r.wall_s, 1)} | ${f(r.rtf, 3)} | ${r.steps} | ${f(r.wall_ms_per_step, 1)} | ` +
                `${f(r.step_ms.mean, 1)} | ${f(r.step_ms.max, 1)} | ${f(r.frames_per_s, 1)} | ${f(r.draws_per_s, 1)} | ${note} |`);
   }
   const ok = results.filter(r => !r.error && Object.keys(r.stages_mean_ms).length);
   if (ok.length) {
     lines.push('', 'Per stage, mean ms per step of profile() (the numbers of the page\'s "time per step" panel):', '');
-    lines.push('| scene | rows | free motion | collision | cavities | compliance | solve | other | total |');
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push('| scene | quality | rows | free motion | collision | cavities | compliance | solve | other | total |');
+    lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of ok) {
       const m = r.stages_mean_ms;
-      lines.push(`| ${r.scene} | ${f(r.mean_constraints, 1)} | ${f(m.free_motion, 2)} | ${f(m.collision, 2)} | ${f(m.cavities, 2)} | ` +
+      lines.push(`| ${r.scene} | ${r.quality} | ${f(r.mean_constraints, 1)} | ${f(m.free_motion, 2)} | ${f(m.collision, 2)} | ${f(m.cavities, 2)} | ` +
                  `${f(m.compliance, 2)} | ${f(m.solve, 2)} | ${f((m.leak || 0) + (m.correction || 0), 2)} | ${f(r.step_ms.mean, 2)} |`);
     }
   }
@@ -305,11 +315,13 @@ async function main() {
       });
     }
     for (const p of context.pages()) await p.close().catch(() => {});
-    for (const scene of opt.scenes) {
-      const limit = opt.timeouts[scene] ?? opt.timeout;
-      const r = await runScene(context, base, scene, limit);
-      r.limit_s = limit;
-      results.push(r);
+    for (const quality of opt.qualities) {
+      for (const scene of opt.scenes) {
+        const limit = opt.timeouts[scene] ?? opt.timeout;
+        const r = await runScene(context, base, scene, limit, quality);
+        r.limit_s = limit;
+        results.push(r);
+      }
     }
   } finally {
     if (context) await context.close().catch(() => {});
