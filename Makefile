@@ -17,7 +17,8 @@
 #                 pull_test (per-stage tables), and the page's five scenes at interactive quality;
 #                 the compliance sweep; wasm (node) against native
 #                 over the whole of ground, rigid_lift, pull_test; then bench-browser
-#   make bench-wasm   wasm (node, the page's SIMD build in build/wasm-bench) against native,
+#   make bench-wasm   wasm (node, the page's SIMD build in build/wasm-bench) against native and
+#                 against a native build of the same vector width (build/native-sse, SSE2),
 #                 200 steps of default and cup_fall (a table)
 #   make bench-browser  wasm-web, web, then bench/browser_rtf.mjs: the real-time factor in
 #                 headless chromium of ground, rigid_lift, pull_test, soft_cube_lift, organic_object,
@@ -98,7 +99,8 @@ export CTEST_OUTPUT_ON_FAILURE := 1
 .PHONY: all test deps native wasm cuda table1 table2 solvers convergence demo bench clean \
         test-native test-wasm configure-native configure-wasm configure-cuda \
         wasm-web configure-wasm-web bench-wasm wasm-bench configure-wasm-bench bench-browser \
-        web web-deps serve demo-native test-web test-web-unit test-web-e2e bunny-mesh
+        web web-deps serve demo-native test-web test-web-unit test-web-e2e bunny-mesh \
+        configure-native-sse native-sse
 
 all: native  ## plain `make`: the native build
 
@@ -314,8 +316,19 @@ wasm-bench: configure-wasm-bench
 	@echo "==> build wasm-bench (the node module with SIMD)"
 	$(CMAKE) --build $(WASM_BENCH_DIR) -j $(JOBS) --target suction_wasm_node
 
-bench-wasm: native wasm-bench
-	$(if $(BENCH_WASM_SCENES),SCENES="$(BENCH_WASM_SCENES)") bench/wasm_vs_native.sh $(SUCTION_BIN) \
+# a native CLI of wasm's vector width (SSE2, SUCTION_NATIVE_ARCH=none): the ratio the target is set on
+NATIVE_SSE_DIR := $(BUILD_DIR)/native-sse
+configure-native-sse: deps
+	$(call configure_once,$(NATIVE_SSE_DIR),native-sse,$(CMAKE) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DSUCTION_NATIVE_ARCH=none -DSUCTION_BUILD_TESTS=OFF)
+
+native-sse: configure-native-sse
+	@echo "==> build native-sse (the CLI at SSE2, the vector width of wasm SIMD128)"
+	$(CMAKE) --build $(NATIVE_SSE_DIR) -j $(JOBS) --target suction
+
+bench-wasm: native native-sse wasm-bench
+	$(if $(BENCH_WASM_SCENES),SCENES="$(BENCH_WASM_SCENES)") NATIVE_SAME_WIDTH=$(NATIVE_SSE_DIR)/native/suction \
+	  bench/wasm_vs_native.sh $(SUCTION_BIN) \
 	  $(WASM_BENCH_DIR)/wasm/suction_wasm_node.js $(BENCH_WASM_STEPS)
 
 # the browser's real-time factor: each scene's whole duration in headless chromium at the page's

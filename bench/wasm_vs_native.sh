@@ -11,6 +11,9 @@
 #     SCENES="default cup_fall"  the scenes/<name>.json to run (default: default cup_fall),
 #                  e.g. SCENES="ground rigid_lift pull_test" STEPS whole, as `make bench` does
 #     WARMUP=10    untimed steps first (default 10; 0 with STEPS whole)
+#     NATIVE_SAME_WIDTH=build/native-sse/native/suction  also a native CLI built with
+#                  SUCTION_NATIVE_ARCH=none (SSE2: the vector width of wasm's SIMD128), and the
+#                  ratio against it next to the one against the default (AVX2 + FMA) build
 #
 # Native: `suction bench SCENE --warmup W --steps N --json`, its `total.mean_ms`.
 # Wasm:   wasm/bench_node.js (the Simulator facade under node; step() timed with
@@ -62,6 +65,8 @@ stage_ratios() {  # stage_ratios NATIVE.json WASM.json -> "| r | r | ... |" per 
     console.log(`| ${r.join(" | ")} |`);' "$1" "$2"
 }
 
+SAME=${NATIVE_SAME_WIDTH:-}
+[[ -z $SAME || -x $SAME ]] || { echo "wasm_vs_native: no native CLI at NATIVE_SAME_WIDTH=$SAME (make native-sse)" >&2; exit 2; }
 rows=()
 stage_rows=()
 for scene in $SCENES; do
@@ -76,7 +81,15 @@ for scene in $SCENES; do
   n=$(mean_ms "$tmp/$scene.native.json")
   w=$(mean_ms "$tmp/$scene.wasm.json")
   ratio=$(awk -v n="$n" -v w="$w" 'BEGIN { printf "%.2f", (n > 0 ? w / n : 0) }')
-  rows+=("| $scene | $n | $w | $ratio |")
+  if [[ -n $SAME ]]; then
+    echo "wasm_vs_native: $scene: native, same vector width ($steps steps) ..." >&2
+    "$SAME" bench "$file" --warmup "$WARMUP" --steps "$steps" --json "$tmp/$scene.same.json" >/dev/null
+    s=$(mean_ms "$tmp/$scene.same.json")
+    same_ratio=$(awk -v n="$s" -v w="$w" 'BEGIN { printf "%.2f", (n > 0 ? w / n : 0) }')
+    rows+=("| $scene | $n | $s | $w | $ratio | $same_ratio |")
+  else
+    rows+=("| $scene | $n | $w | $ratio |")
+  fi
   stage_rows+=("| $scene $(stage_ratios "$tmp/$scene.native.json" "$tmp/$scene.wasm.json")")
 done
 
@@ -87,8 +100,13 @@ else
   echo "$STEPS steps after $WARMUP warm-up steps; node $("$NODE" --version); $(date -u +%Y-%m-%d)"
 fi
 echo
-echo "| scene | native ms/step | wasm ms/step | ratio |"
-echo "|---|---:|---:|---:|"
+if [[ -n $SAME ]]; then
+  echo "| scene | native ms/step | native SSE2 ms/step | wasm ms/step | ratio | ratio, same width (target <= 1.3) |"
+  echo "|---|---:|---:|---:|---:|---:|"
+else
+  echo "| scene | native ms/step | wasm ms/step | ratio |"
+  echo "|---|---:|---:|---:|"
+fi
 printf '%s\n' "${rows[@]}"
 echo
 echo "wasm / native per stage (mean ms per step; – where native is under 5 µs):"

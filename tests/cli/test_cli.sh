@@ -160,6 +160,16 @@ check "quality names the compare list and the numbers there are" grep -q "/setti
 "$bin" quality "$scenes/organic_object.json" > "$tmp/out" 2>&1; rc=$?
 check "quality of a scene that turns it off exits 0 without runs" test $rc -eq 0
 check "quality says both qualities are one run" grep -q '^verdict   one run' "$tmp/out"
+"$bin" sweep "$scenes/cup_fall.json" --quality interactive --grid /settings/duration=0.1 --out "$tmp/swq.csv" -q > /dev/null 2>&1; rc=$?
+check "sweep --quality interactive exits 0" test $rc -eq 0
+"$bin" run "$scenes/cup_fall.json" --quality interactive --duration 0.1 --csv "$tmp/rq.csv" --quiet > /dev/null
+"$bin" run "$scenes/cup_fall.json" --duration 0.1 --csv "$tmp/rr.csv" --quiet > /dev/null
+check "sweep passes --quality to its runs" python3 -c "
+import csv, sys
+row = next(csv.DictReader(open(sys.argv[1])))
+q = list(csv.DictReader(open(sys.argv[2])))[-1]
+r = list(csv.DictReader(open(sys.argv[3])))[-1]
+sys.exit(0 if float(row['cup_vz_final']) == float(q['cup_vz']) != float(r['cup_vz']) else 1)" "$tmp/swq.csv" "$tmp/rq.csv" "$tmp/rr.csv"
 
 # constraint solvers: listed by info, chosen by --solver, an unknown one is bad input naming the built ones
 "$bin" info "$scenes/ground.json" > "$tmp/out" 2>&1
