@@ -147,7 +147,7 @@ check "--quality fast names the levels" grep -q 'reference,interactive' "$tmp/er
 "$bin" run "$scenes/cup_fall.json" --quality interactive --csv "$tmp/qi.csv" --quiet > "$tmp/out"; rc=$?
 check "run --quality interactive exits 0" test $rc -eq 0
 check "run --quality interactive takes 20 ms steps" test "$(($(wc -l < "$tmp/qi.csv") - 1))" -eq 26
-"$bin" quality "$scenes/cup_fall.json" --json "$tmp/q.json" > "$tmp/out" 2>&1; rc=$?
+"$bin" quality "$scenes/cup_fall.json" --set '/settings/interactive={}' --json "$tmp/q.json" > "$tmp/out" 2>&1; rc=$?
 check "quality of cup_fall exits 0" test $rc -eq 0
 check "quality compares the default story numbers" grep -q '^verdict   interactive within its limits on all 3 numbers' "$tmp/out"
 check "quality json says ok" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if j['ok'] and [n['name'] for n in j['numbers']]==['pressure_min_min','seal_t','release_t'] else 1)" "$tmp/q.json"
