@@ -180,6 +180,11 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
                   "\"factorization_reuse\": bool, \"max_resolution\": n, \"compare\": [...]}");
     if (qo.valid()) {
       const InteractiveRules d;
+      // applied before the parameters are evaluated: plain numbers, not expressions
+      for (const char* key : {"time_step_factor", "max_dt", "max_resolution"})
+        if (const Json* x = qo.find(key); x && x->is_string() && x->get_ref<const std::string&>().rfind('=', 0) == 0)
+          r.issue(qo.at(key), "expected a number (not an expression: the interactive quality is derived before "
+                              "the parameters are evaluated), got " + describe_json(*x));
       qo.boolean("enabled", d.enabled);
       qo.number("time_step_factor", d.time_step_factor, Bounds::at_least(1.0));
       qo.number("max_dt", d.max_dt, Bounds::positive());

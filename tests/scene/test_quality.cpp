@@ -130,6 +130,13 @@ TEST(Quality, ABadInteractiveBlockIsReportedWithItsPointer) {
   doc["settings"]["interactive"] = {{"compare", {"pressure_min_min", "release_t"}}};
   EXPECT_EQ(load(doc, Quality::Reference).settings.story_numbers,
             (std::vector<std::string>{"pressure_min_min", "release_t"}));
+  doc["settings"]["interactive"] = {{"max_dt", "=0.02"}};
+  {
+    const auto issues = scene_issues::issues_of(doc);
+    ASSERT_GE(issues.size(), 1u);
+    EXPECT_EQ(issues[0].pointer, "/settings/interactive/max_dt");
+    EXPECT_NE(issues[0].message.find("not an expression"), std::string::npos) << issues[0].message;
+  }
   // at interactive quality too, the same issue (the derivation leaves bad values to the reader)
   doc["settings"]["interactive"] = {{"max_dt", "soon"}};
   try {
