@@ -46,29 +46,48 @@ int default_resolution(const std::string& generator) {
 
 }  // namespace
 
-InteractiveRules interactive_rules(const Json& doc) {
+InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   InteractiveRules rules;
   const Json* settings = child(doc, "settings");
   const Json* v = settings ? child(*settings, "interactive") : nullptr;
-  if (!v || !v->is_object()) return rules;
-  if (const Json* e = child(*v, "enabled"); e && e->is_boolean()) rules.enabled = e->get<bool>();
-  if (const Json* f = child(*v, "time_step_factor"); is_finite_number(f) && f->get<double>() >= 1.0)
-    rules.time_step_factor = f->get<double>();
-  if (const Json* m = child(*v, "max_dt"); is_finite_number(m) && m->get<double>() > 0.0)
-    rules.max_dt = m->get<double>();
-  if (const Json* r = child(*v, "factorization_reuse"); r && r->is_boolean())
-    rules.factorization_reuse = r->get<bool>();
-  if (const Json* r = child(*v, "max_resolution"); r && r->is_number_integer() && r->get<long long>() >= 6 &&
-                                                     r->get<long long>() <= 1000000)
-    rules.max_resolution = static_cast<int>(r->get<long long>());
+  if (!v) return rules;
+  ObjectView o(r, *v, "/settings/interactive",
+               {"enabled", "time_step_factor", "max_dt", "factorization_reuse", "max_resolution", "compare"},
+               "an interactive-quality object {\"enabled\": bool, \"time_step_factor\": x, \"max_dt\": s, "
+               "\"factorization_reuse\": bool, \"max_resolution\": n, \"compare\": [...]}");
+  if (!o.valid()) return rules;
+  // read before the parameters are evaluated (it changes what they see): plain numbers only
+  auto plain = [&](const char* key) {
+    const Json* x = o.find(key);
+    if (x && x->is_string()) {
+      r.issue(o.at(key), "expected a number (not an expression: the interactive quality is derived before "
+                         "the parameters are evaluated), got " + describe_json(*x));
+      return false;
+    }
+    return x != nullptr;
+  };
+  rules.enabled = o.boolean("enabled", rules.enabled);
+  if (plain("time_step_factor")) rules.time_step_factor = o.number("time_step_factor", rules.time_step_factor, Bounds::at_least(1.0));
+  if (plain("max_dt")) rules.max_dt = o.number("max_dt", rules.max_dt, Bounds::positive());
+  rules.factorization_reuse = o.boolean("factorization_reuse", rules.factorization_reuse);
+  if (plain("max_resolution")) rules.max_resolution = o.integer("max_resolution", 0, Bounds::at_least(6));
+  if (const Json* c = o.find("compare")) {
+    const std::string cp = o.at("compare");
+    if (!c->is_array() || c->empty()) {
+      r.issue(cp, "expected a non-empty array of story-number names (e.g. [\"pressure_min_min\", \"release_t\"]), got " +
+                      describe_json(*c));
+    } else {
+      for (size_t i = 0; i < c->size(); ++i)
+        if (auto name = r.string((*c)[i], pointer_child(cp, std::to_string(i)))) rules.compare.push_back(*name);
+    }
+  }
   return rules;
 }
 
-std::vector<std::string> apply_interactive(Json& doc, const std::vector<std::string>& user_pointers) {
+std::vector<std::string> apply_interactive(Json& doc, const InteractiveRules& rules,
+                                           const std::vector<std::string>& user_pointers) {
   std::vector<std::string> changes;
-  if (!doc.is_object()) return changes;
-  const InteractiveRules rules = interactive_rules(doc);
-  if (!rules.enabled) return changes;
+  if (!doc.is_object() || !rules.enabled) return changes;
   if (doc.contains("settings") && !doc["settings"].is_object()) return changes;  // the reader reports it
   Json& settings = doc["settings"];  // created when absent (an empty object changes nothing)
   if (settings.is_null()) settings = Json::object();

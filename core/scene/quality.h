@@ -27,15 +27,19 @@ struct InteractiveRules {
   double max_dt = 0.02;            // ... but not above this [s] (30 ms lets a cube through 10 mm)
   bool factorization_reuse = true;
   int max_resolution = 0;          // > 0: generated FEM meshes' "resolution" capped at it; 0: kept
+  std::vector<std::string> compare;  // the story numbers `suction quality` compares (empty: defaults)
 };
 
-/// Applies the interactive quality to a parsed scene (the user's overrides already applied): a
-/// pointer the user set (`user_pointers`, or one below it) is left alone.  Returns the changes
-/// as "POINTER=VALUE".  Tolerant of bad input: a malformed "settings.interactive", dt or mesh is
-/// left as it is for the reader to report with its pointer.
-std::vector<std::string> apply_interactive(Json& doc, const std::vector<std::string>& user_pointers);
+/// Reads and checks a parsed scene's "settings.interactive" (every problem an issue with its
+/// pointer; defaults for what is absent or bad).  Read before the parameters are evaluated, so
+/// its numbers must be plain numbers.
+InteractiveRules read_interactive(JsonReader& reader, const Json& doc);
 
-/// the rules of a parsed document's "settings.interactive" (defaults for missing or bad values)
-InteractiveRules interactive_rules(const Json& doc);
+/// Applies the interactive quality's `rules` to a parsed scene (the user's overrides already
+/// applied): a pointer the user set (`user_pointers`, or one below it) is left alone.  Returns the
+/// changes as "POINTER=VALUE" (none when the rules are not enabled).  A dt or mesh the reader
+/// will reject is left as it is, for the reader to report with its pointer.
+std::vector<std::string> apply_interactive(Json& doc, const InteractiveRules& rules,
+                                           const std::vector<std::string>& user_pointers);
 
 }  // namespace suction

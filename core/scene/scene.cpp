@@ -139,7 +139,8 @@ void read_parameters(JsonReader& r, const Json& v, const std::string& ptr, std::
 void read_settings(JsonReader& r, const Json& v, Settings& s) {
   ObjectView o(r, v, "/settings",
                {"dt", "duration", "gravity", "p_atm", "solver", "factorization", "divergence_energy_factor",
-                "contact", "compliance_backend", "cavity", "limits", "interactive"});
+                "contact", "compliance_backend", "cavity", "limits",
+                "interactive"});  // "interactive": scene/quality.h, read by build_scene
   s.dt = o.number("dt", s.dt, Bounds::positive());
   s.duration = o.number("duration", s.duration, Bounds::positive());
   s.gravity = o.vec3("gravity", s.gravity);
@@ -171,35 +172,6 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
       f.reuse = fo.boolean("reuse", f.reuse);
       f.max_cg_iterations = fo.integer("max_cg_iterations", f.max_cg_iterations, Bounds::at_least(1));
       f.max_age = fo.integer("max_age", f.max_age, Bounds::at_least(1));
-    }
-  }
-  if (const Json* q = o.find("interactive")) {  // applied by scene/quality.cpp; validated here
-    ObjectView qo(r, *q, o.at("interactive"),
-                  {"enabled", "time_step_factor", "max_dt", "factorization_reuse", "max_resolution", "compare"},
-                  "an interactive-quality object {\"enabled\": bool, \"time_step_factor\": x, \"max_dt\": s, "
-                  "\"factorization_reuse\": bool, \"max_resolution\": n, \"compare\": [...]}");
-    if (qo.valid()) {
-      const InteractiveRules d;
-      // applied before the parameters are evaluated: plain numbers, not expressions
-      for (const char* key : {"time_step_factor", "max_dt", "max_resolution"})
-        if (const Json* x = qo.find(key); x && x->is_string() && x->get_ref<const std::string&>().rfind('=', 0) == 0)
-          r.issue(qo.at(key), "expected a number (not an expression: the interactive quality is derived before "
-                              "the parameters are evaluated), got " + describe_json(*x));
-      qo.boolean("enabled", d.enabled);
-      qo.number("time_step_factor", d.time_step_factor, Bounds::at_least(1.0));
-      qo.number("max_dt", d.max_dt, Bounds::positive());
-      qo.boolean("factorization_reuse", d.factorization_reuse);
-      qo.integer("max_resolution", 6, Bounds::at_least(6));
-      if (const Json* c = qo.find("compare")) {
-        const std::string cp = qo.at("compare");
-        if (!c->is_array() || c->empty()) {
-          r.issue(cp, "expected a non-empty array of story-number names (e.g. [\"pressure_min_min\", "
-                      "\"release_t\"]), got " + describe_json(*c));
-        } else {
-          for (size_t i = 0; i < c->size(); ++i)
-            if (auto name = r.string((*c)[i], pointer_child(cp, std::to_string(i)))) s.story_numbers.push_back(*name);
-        }
-      }
     }
   }
   // the factory decides: a backend this build lacks is an error naming the build option
@@ -319,11 +291,12 @@ Model build_scene(Json doc, const std::string& base_dir, const std::vector<Scene
   JsonReader& r = b.reader;
   if (!doc.is_object()) throw SceneError({{"", "expected a JSON object at the top level, got " + describe_json(doc)}});
   apply_overrides(doc, overrides, r);
+  const InteractiveRules interactive = read_interactive(r, doc);
   b.model.quality = quality;
   if (quality == Quality::Interactive) {  // after the user's overrides, never over them
     std::vector<std::string> user_pointers;
     for (const auto& o : overrides) user_pointers.push_back(o.pointer);
-    b.model.quality_changes = apply_interactive(doc, user_pointers);
+    b.model.quality_changes = apply_interactive(doc, interactive, user_pointers);
   }
 
   ObjectView top(r, doc, "", kTopKeys);
@@ -331,6 +304,7 @@ Model build_scene(Json doc, const std::string& base_dir, const std::vector<Scene
   b.model.description = top.string("description", "");
   if (const Json* v = top.find("parameters")) read_parameters(r, *v, "/parameters", b.model.parameters);
   if (const Json* v = top.find("settings")) read_settings(r, *v, b.model.settings);
+  b.model.settings.story_numbers = interactive.compare;
   if (const Json* v = top.find("materials")) read_materials(b, *v, "/materials");
   if (const Json* v = top.find("settings")) read_contact_settings(b, *v);
   if (const Json* v = top.find("bodies")) read_bodies(b, *v, "/bodies");
