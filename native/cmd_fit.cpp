@@ -409,9 +409,7 @@ int fit_command(const FitOptions& options) {
     }
   }
 
-  const bool temporary = options.runs_dir.empty();
-  const fs::path dir = temporary ? fs::temp_directory_path() / ("suction_fit_" + std::to_string(getpid()))
-                                 : fs::path(options.runs_dir);
+  const RunsDir dir(options.runs_dir, "fit");  // a temporary one is removed at the end
   const size_t n = problem.params.size(), m = problem.residual_count();
   if (!options.quiet)
     std::cout << "fit: " << n << " parameter" << (n == 1 ? "" : "s") << " to " << m << " measured value"
@@ -432,7 +430,7 @@ int fit_command(const FitOptions& options) {
   Eigen::MatrixXd Jx;
   bool have_jacobian = false;
   {
-    RunPool pool(run_base_args(options.scene, options.steps, options.duration), dir, options.jobs);
+    RunPool pool(run_base_args(options.scene, options.steps, options.duration), dir.path(), options.jobs);
     auto* cost = new SimulationCost(problem, pool);  // owned by the ceres::Problem
     ceres::Problem least_squares;
     least_squares.AddResidualBlock(cost, nullptr, z.data());
@@ -496,16 +494,8 @@ int fit_command(const FitOptions& options) {
       have_jacobian = cost->evaluate_x(x, true, r, Jx);
     } catch (const SimulationCost::InterruptedFit&) {
       std::cerr << "fit: interrupted after " << problem.runs << " runs\n";
-      if (temporary) {
-        std::error_code ec;
-        fs::remove_all(dir, ec);
-      }
       return kExitInterrupted;
     }
-  }
-  if (temporary) {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
   }
   if (!have_jacobian) throw SimulationError("fit: the run at the fitted values failed: " + problem.last_failure);
 
@@ -559,15 +549,11 @@ int fit_command(const FitOptions& options) {
   // the fitted run's curve: one more run at the fitted values, kept
   std::optional<FitSeries> fitted_curve;
   if (!options.probe.empty()) {
-    const fs::path curve_dir = fs::temp_directory_path() / ("suction_fit_curve_" + std::to_string(getpid()));
-    {
-      RunPool pool(run_base_args(options.scene, options.steps, options.duration), curve_dir, 1);
-      bool interrupted = false;
-      const auto o = run_all(pool, {problem.extra_args(x)}, "fitted_", interrupted);
-      if (!interrupted && o[0].exit_code == 0) fitted_curve = read_series_csv(read_text(o[0].csv), options.probe, "the fitted run");
-    }
-    std::error_code ec;
-    fs::remove_all(curve_dir, ec);
+    const RunsDir curve_dir("", "fit_curve");
+    RunPool pool(run_base_args(options.scene, options.steps, options.duration), curve_dir.path(), 1);
+    bool interrupted = false;
+    const auto o = run_all(pool, {problem.extra_args(x)}, "fitted_", interrupted);
+    if (!interrupted && o[0].exit_code == 0) fitted_curve = read_series_csv(read_text(o[0].csv), options.probe, "the fitted run");
   }
   std::string csv = "t,measured,fitted\n";
   if (problem.data && fitted_curve) {

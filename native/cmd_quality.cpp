@@ -1,9 +1,6 @@
 // suction quality SCENE: the scene at reference and at interactive quality (two `suction run`
 // processes, side by side), its story numbers compared against their limits (io/quality_check.h).
-#include <unistd.h>
-
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -13,8 +10,6 @@
 #include "io/quality_check.h"
 #include "io/sweep.h"
 #include "run_pool.h"
-
-namespace fs = std::filesystem;
 
 namespace suction::cli {
 
@@ -32,7 +27,7 @@ void add_quality_command(CLI::App& app, QualityOptions& options, CLI::App*& comm
       ->check(CLI::Range(1e-9, 1.0));
   command->add_option("--json", options.json, "also write the comparison as JSON")->type_name("FILE");
   command->add_option("--runs-dir", options.runs_dir,
-                      "keep both runs' CSVs and logs here (reference.csv, interactive.csv); default: a "
+                      "keep both runs' CSVs and logs here (run_0: reference, run_1: interactive); default: a "
                       "temporary folder, removed at the end")
       ->type_name("DIR");
 }
@@ -54,42 +49,17 @@ int quality_command(const QualityOptions& options) {
   const std::vector<std::string> numbers =
       reference.settings.story_numbers.empty() ? default_story_numbers() : reference.settings.story_numbers;
 
-  const bool temporary = options.runs_dir.empty();
-  const fs::path dir = temporary ? fs::temp_directory_path() / ("suction_quality_" + std::to_string(getpid()))
-                                 : fs::path(options.runs_dir);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw InputError("cannot create " + dir.string() + ": " + ec.message());
-  struct Cleanup {
-    fs::path dir;
-    bool on;
-    ~Cleanup() {
-      std::error_code e;
-      if (on) fs::remove_all(dir, e);
-    }
-  } cleanup{dir, temporary};
-
+  const RunsDir dir(options.runs_dir, "quality");
   InterruptGuard guard;
-  RunPool pool(run_base_args(scene, -1, -1), dir, options.jobs);
+  RunPool pool(run_base_args(scene, -1, -1), dir.path(), options.jobs);
   bool interrupted = false;
-  std::vector<RunOutcome> outcomes;
-  const std::vector<std::string> stems = {"reference", "interactive"};
-  for (int k = 0; k < 2; ++k) pool.start(k, k == 0 ? std::vector<std::string>{} : std::vector<std::string>{"--quality", "interactive"}, stems[k]);
-  outcomes.resize(2);
-  for (int done = 0; done < 2;) {
-    auto o = pool.wait(true);
-    if (InterruptGuard::interrupted()) {
-      interrupted = true;
-      break;
-    }
-    if (!o) continue;
-    outcomes[o->id] = *o;
-    ++done;
-  }
+  // run_0: reference, run_1: interactive
+  const std::vector<RunOutcome> outcomes = run_all(pool, {{}, {"--quality", "interactive"}}, "run_", interrupted);
   if (interrupted) {
     std::cerr << "interrupted\n";
     return kExitInterrupted;
   }
+  const char* const stems[2] = {"reference", "interactive"};
   RunSummary summary[2];
   for (int k = 0; k < 2; ++k) {
     const RunOutcome& o = outcomes[k];
@@ -127,7 +97,7 @@ int quality_command(const QualityOptions& options) {
     failed += !r.ok;
   }
   std::cout << '\n'
-            << (failed == 0 ? format("verdict   interactive within its limits on all %zu numbers\n", rows.size())
+            << (failed == 0 ? format("verdict   interactive within its limits on all %zu number%s\n", rows.size(), rows.size() == 1 ? "" : "s")
                             : format("verdict   interactive exceeds its limit on %d of %zu numbers\n", failed, rows.size()));
   if (!options.json.empty()) {
     nlohmann::json j;

@@ -157,12 +157,6 @@ void read_table(const SweepOptions& options, SweepPlan& plan) {
     if (old_of.count(old_rows[i].grid) && old_of.at(old_rows[i].grid) == i) plan.extra.push_back(old_rows[i]);
 }
 
-/// the runs' folder: --runs-dir, or a temporary one (removed at the end) per process
-fs::path runs_dir(const SweepOptions& options) {
-  return options.runs_dir.empty() ? fs::temp_directory_path() / ("suction_sweep_" + std::to_string(getpid()))
-                                  : fs::path(options.runs_dir);
-}
-
 /// Records one finished run in the plan and the table, and prints its progress line.
 struct Recorder {
   const SweepOptions& options;
@@ -206,12 +200,12 @@ int finish(const SweepOptions& options, const SweepPlan& plan, size_t done, bool
 
 /// one machine: options.jobs local processes
 int sweep_local(const SweepOptions& options, SweepPlan& plan) {
-  const fs::path dir = runs_dir(options);
+  const RunsDir dir(options.runs_dir, "sweep");  // a temporary one per process is removed at the end
   InterruptGuard guard;
   bool interrupted = false;
   Recorder recorder{options, plan, plan.combos.size() - plan.todo.size()};
   {
-    RunPool pool(run_base_args(options.scene, options.steps, options.duration), dir, options.jobs);
+    RunPool pool(run_base_args(options.scene, options.steps, options.duration), dir.path(), options.jobs);
     print_start(options, plan, std::to_string(options.jobs) + " at a time");
     size_t next = 0;
     while (next < plan.todo.size() || pool.running() > 0) {
@@ -232,10 +226,6 @@ int sweep_local(const SweepOptions& options, SweepPlan& plan) {
       }
       recorder.record(o->id, row_of(*o, plan.combos[o->id]), o->seconds, "");
     }
-  }
-  if (options.runs_dir.empty()) {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
   }
   return finish(options, plan, recorder.done, interrupted);
 }
@@ -282,10 +272,10 @@ std::string host_name() {
 
 /// a rank other than 0: runs what rank 0 sends until it says stop
 int sweep_worker(const SweepOptions& options, const SweepPlan& plan) {
-  const fs::path dir = runs_dir(options);
+  const RunsDir dir(options.runs_dir, "sweep");  // a temporary one per process is removed at the end
   {
     InterruptGuard guard;
-    RunPool pool(run_base_args(options.scene, options.steps, options.duration), dir, options.jobs);
+    RunPool pool(run_base_args(options.scene, options.steps, options.duration), dir.path(), options.jobs);
     bool stop = false, interrupted = false;
     while (!stop || pool.running() > 0) {
       bool progress = false;
@@ -320,23 +310,19 @@ int sweep_worker(const SweepOptions& options, const SweepPlan& plan) {
       if (!progress) idle();
     }
   }
-  if (options.runs_dir.empty()) {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
   return kExitOk;
 }
 
 /// rank 0: hands out the runs (a free slot anywhere gets the next run), runs its own share,
 /// writes the table
 int sweep_master(const SweepOptions& options, SweepPlan& plan, int size) {
-  const fs::path dir = runs_dir(options);
+  const RunsDir dir(options.runs_dir, "sweep");  // a temporary one per process is removed at the end
   InterruptGuard guard;
   bool interrupted = false;
   Recorder recorder{options, plan, plan.combos.size() - plan.todo.size()};
   const std::string here = host_name();
   {
-    RunPool pool(run_base_args(options.scene, options.steps, options.duration), dir, options.jobs);
+    RunPool pool(run_base_args(options.scene, options.steps, options.duration), dir.path(), options.jobs);
     print_start(options, plan,
                 std::to_string(size) + " MPI ranks, " + std::to_string(options.jobs) + " at a time each");
     std::deque<size_t> queue(plan.todo.begin(), plan.todo.end());
@@ -402,10 +388,6 @@ int sweep_master(const SweepOptions& options, SweepPlan& plan, int size) {
     }
     long long zero = 0;
     for (int w = 1; w < size; ++w) MPI_Send(&zero, 1, MPI_LONG_LONG, w, kTagStop, MPI_COMM_WORLD);
-  }
-  if (options.runs_dir.empty()) {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
   }
   return finish(options, plan, recorder.done, interrupted);
 }

@@ -119,6 +119,16 @@ void RunPool::signal_all(int sig) {
   for (const auto& [pid, r] : running_) kill(pid, sig);
 }
 
+RunsDir::RunsDir(const std::string& given, const std::string& tag)
+    : path_(given.empty() ? fs::temp_directory_path() / ("suction_" + tag + "_" + std::to_string(getpid()))
+                          : fs::path(given)),
+      temporary_(given.empty()) {}
+
+RunsDir::~RunsDir() {
+  std::error_code ec;
+  if (temporary_) fs::remove_all(path_, ec);
+}
+
 std::vector<RunOutcome> run_all(RunPool& pool, const std::vector<std::vector<std::string>>& extras,
                                 const std::string& stem_prefix, bool& interrupted) {
   std::vector<RunOutcome> out(extras.size());

@@ -70,6 +70,22 @@ class RunPool {
   std::map<pid_t, Running> running_;
 };
 
+/// Where a command's runs write their CSVs and logs: the folder the user gave (kept), or a
+/// temporary one per process, `suction_<tag>_<pid>` (removed when this goes out of scope).
+class RunsDir {
+ public:
+  RunsDir(const std::string& given, const std::string& tag);
+  ~RunsDir();
+  RunsDir(const RunsDir&) = delete;
+  RunsDir& operator=(const RunsDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  bool temporary() const { return temporary_; }
+
+ private:
+  std::filesystem::path path_;
+  bool temporary_;
+};
+
 /// Runs every set of extra arguments (e.g. {"--set", "/x=1"}) in the pool and returns the
 /// outcomes in the order given.  Stops early (the rest not run) when interrupted by SIGINT;
 /// `interrupted` then says so.
