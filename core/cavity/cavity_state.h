@@ -32,8 +32,10 @@ struct CavityState {
   bool dormant = false;           // flattened: remembered (with its air) but exerts no force
 };
 
-/// A contact within the sealing distance at the shape the seal is judged on: its two bodies
-/// (body slots, slot_a < slot_b) and the contact's key (collision/contact.h: Contact::key).
+/// A seal at the shape the seal is judged on, from a contact within the sealing distance: its
+/// two bodies (body slots, slot_a < slot_b) and its key: for a side that is a vertex, the vertex
+/// the union's offset moves into the other body (its slot and index, tagged by the top bit);
+/// for an edge–edge contact, the contact's key (collision/contact.h: Contact::key) less that bit.
 struct SealingContact {
   int slot_a = -1, slot_b = -1;
   std::uint64_t key = 0;

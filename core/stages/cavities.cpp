@@ -13,6 +13,7 @@
 //   4. add_cavity_rows:   one pressure row per active cavity, H_p = ∂V/∂x mapped to every body
 //                         that bounds it
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -45,16 +46,35 @@ Points cavity_points(const Model& model, const std::vector<Points>& slot_points,
   return x;
 }
 
-/// The contacts within the sealing distance at x_t between two different bodies, ascending
-/// (a body touching itself seals nothing).
+// A seal's identity: the vertex the union's offset moves (offset_meshes) and the body it moves
+// into.  Two contacts of one vertex with two triangles of a body are one seal, and a lip vertex
+// sliding from one triangle of a fine mesh onto the next changes no input of the union; only a
+// vertex that starts or stops sealing does (2026-11-27, docs/decisions.md).
+constexpr std::uint64_t kSealVertexTag = 1ULL << 63;
+std::uint64_t seal_vertex_key(int slot, int vertex) {
+  return kSealVertexTag | (static_cast<std::uint64_t>(static_cast<std::uint32_t>(slot)) << 32) |
+         static_cast<std::uint32_t>(vertex);
+}
+
+/// The seals at x_t between two different bodies, ascending and unique (a body touching itself
+/// seals nothing): one per (vertex moved by the offset, body it moves into), and one per
+/// edge–edge contact within the sealing distance (it joins the bodies' group, moves nothing).
 std::vector<SealingContact> sealing_contacts(const Model& model, const Workspace& work) {
   std::vector<SealingContact> out;
   const double d = model.settings.cavity.sealing_distance;
   for (const Contact& c : work.contacts_x_t) {
     if (c.gap > d || c.a.body == c.b.body) continue;
-    out.push_back({std::min(c.a.body, c.b.body), std::max(c.a.body, c.b.body), c.key});
+    const int lo = std::min(c.a.body, c.b.body), hi = std::max(c.a.body, c.b.body);
+    bool vertex = false;
+    for (const ContactSide* side : {&c.a, &c.b})
+      if (side->count == 1) {
+        out.push_back({lo, hi, seal_vertex_key(side->body, side->vertex[0])});
+        vertex = true;
+      }
+    if (!vertex) out.push_back({lo, hi, c.key & ~kSealVertexTag});  // edge–edge: the pair itself
   }
   std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
