@@ -49,6 +49,9 @@
 #                 or --backend cuda --bin build/cuda/native/suction on a GPU machine)
 #   make convergence  native build, then scripts/convergence.py: the paper's Fig. 9 study (mesh
 #                 size and time step on scenes/ground.json) -> docs/img/convergence.png
+#   make paraview  native build, then a pull test's frames (bodies with von Mises stress, the
+#                 cavity with its pressure, contact forces) in build/paraview and the VTK picture of
+#                 them, docs/img/pull_test_paraview.png (docs/paraview.md)
 #   make sanitize configure + build build/sanitize (clang-14, ASan + UBSan, libFuzzer targets)
 #   make test-sanitize  sanitize build, then its ctest under ASan + UBSan (gtest suite, CLI
 #                 test, replay of fuzz/corpus + fuzz/regressions); SANITIZE_CTEST_ARGS adds flags
@@ -96,7 +99,7 @@ export DEBIAN_FRONTEND := noninteractive
 # ctest: show the output of failing tests.
 export CTEST_OUTPUT_ON_FAILURE := 1
 
-.PHONY: all test deps native wasm cuda table1 table2 solvers convergence demo bench clean \
+.PHONY: all test deps native wasm cuda table1 table2 solvers convergence paraview demo bench clean \
         test-native test-wasm configure-native configure-wasm configure-cuda \
         wasm-web configure-wasm-web bench-wasm wasm-bench configure-wasm-bench bench-browser \
         web web-deps serve demo-native test-web test-web-unit test-web-e2e bunny-mesh \
@@ -300,6 +303,13 @@ table1: native
 convergence: native
 	@scripts/install-deps.sh --plots
 	/usr/bin/python3 scripts/convergence.py --suction $(SUCTION_BIN)
+
+# a pull test's ParaView frames (build/paraview) and the picture of them rendered by VTK
+# offscreen under xvfb (docs/paraview.md -> docs/img/pull_test_paraview.png; ~20 s)
+paraview: native
+	@scripts/install-deps.sh --plots
+	$(SUCTION_BIN) run scenes/pull_test.json --quiet --frames $(BUILD_DIR)/paraview --every 10
+	xvfb-run -a /usr/bin/python3 scripts/paraview_picture.py $(BUILD_DIR)/paraview --out docs/img/pull_test_paraview.png
 
 # WebAssembly (node) against native, ms/step on default and cup_fall (a markdown table);
 # BENCH_WASM_SCENES (the script's SCENES) and BENCH_WASM_STEPS (a count, or `whole`) override

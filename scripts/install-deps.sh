@@ -3,7 +3,8 @@
 # everything is present it only runs one dpkg-query (well under a second) and no apt-get.
 # Usage: scripts/install-deps.sh [--check] [--plots]
 #   --check: report missing packages, exit 1 if any
-#   --plots: also python3-matplotlib (the figure scripts: make convergence, scripts/*.py)
+#   --plots: also python3-matplotlib (the figure scripts: make convergence, scripts/*.py) and
+#            xvfb + xauth (an X display for VTK's offscreen pictures: make paraview)
 set -euo pipefail
 
 # The one list of build dependencies. CGAL (header-only) needs Boost's headers and, natively,
@@ -33,13 +34,15 @@ PACKAGES=(
   libopenmpi-dev    # Open MPI: mpirun -np N suction sweep (SUCTION_WITH_MPI, found automatically)
   openmpi-bin       # mpirun, for the sweep's MPI test
   libceres-dev      # Ceres Solver: suction fit (SUCTION_WITH_CERES, found automatically)
+  # ParaView output (docs/paraview.md): the frames read back by VTK's own reader in a test
+  python3-vtk9
 )
 
 CHECK=0
 for arg in "$@"; do
   case "$arg" in
     --check) CHECK=1 ;;
-    --plots) PACKAGES+=(python3-matplotlib) ;;
+    --plots) PACKAGES+=(python3-matplotlib xvfb xauth) ;;
     *) echo "install-deps: unknown option $arg (--check, --plots)" >&2; exit 2 ;;
   esac
 done

@@ -147,6 +147,23 @@ ElementElastic element_elastic(const ElasticElements& el, const TetMesh& rest, c
   return r;
 }
 
+ElementStress stress_of_deformation(const ElasticElements& el, const Mat3& F) {
+  const Mat3 R = polar_rotation(F);
+  const Mat3 S = R.transpose() * F;
+  ElementStress out;
+  out.strain = 0.5 * (S + S.transpose()) - Mat3::Identity();  // S is symmetric up to rounding
+  out.stress = 2.0 * el.mu * out.strain + el.lambda * out.strain.trace() * Mat3::Identity();
+  const Mat3 s = out.stress - out.stress.trace() / 3.0 * Mat3::Identity();
+  const Mat3 d = out.strain - out.strain.trace() / 3.0 * Mat3::Identity();
+  out.von_mises = std::sqrt(1.5 * s.cwiseProduct(s).sum());
+  out.equivalent_strain = std::sqrt(2.0 / 3.0 * d.cwiseProduct(d).sum());
+  return out;
+}
+
+ElementStress element_stress(const ElasticElements& el, const TetMesh& rest, const Points& x, int e) {
+  return stress_of_deformation(el, deformation_gradient(el, rest, x, e));
+}
+
 void scatter_element_force(const TetMesh& rest, int e, const Mat3& H, Points& forces) {
   const Tet& t = rest.tets[e];
   forces[t[1]] += H.col(0);

@@ -50,6 +50,20 @@ ElementElastic element_elastic(const ElasticElements& el, const TetMesh& rest, c
 /// forces[nodes of tet e] += the element's nodal forces (from ElementElastic::H).
 void scatter_element_force(const TetMesh& rest, int e, const Mat3& H, Points& forces);
 
+/// A tetrahedron's stress and strain for output (ParaView frames, io/vtk.h), in the element's
+/// co-rotated frame: ε = S − I with S = RᵀF the stretch of the polar decomposition, and
+/// σ = 2μ ε + λ tr(ε) I, so that the first Piola–Kirchhoff stress of the energy is P = R σ
+/// (the world Cauchy-like stress is R σ Rᵀ; the scalars below do not depend on R).
+struct ElementStress {
+  Mat3 strain = Mat3::Zero();  // ε, co-rotated [-]
+  Mat3 stress = Mat3::Zero();  // σ, co-rotated [Pa]
+  double von_mises = 0.0;      // √(3/2 s:s), s = dev σ [Pa]
+  double equivalent_strain = 0.0;  // √(2/3 e:e), e = dev ε [-]
+};
+ElementStress element_stress(const ElasticElements& el, const TetMesh& rest, const Points& x, int e);
+/// The same from a deformation gradient (the material of el, no element needed).
+ElementStress stress_of_deformation(const ElasticElements& el, const Mat3& F);
+
 /// Element force f_e = -R K_e (Rᵀ x_e - X_e) of tet e, given its rotation.
 Vec12 element_force(const ElasticElements& el, const TetMesh& rest, const Points& x, int e,
                     const Mat3& R);

@@ -1,6 +1,6 @@
-// ParaView output: one XML UnstructuredGrid (.vtu, ASCII) per body and frame, and a
-// series.pvd collection that lists every frame so ParaView opens the whole run as one
-// time series (File > Open > series.pvd).
+// ParaView output: XML UnstructuredGrids (.vtu, ASCII) per frame and .pvd collections that list
+// every frame, so ParaView opens a whole run as time series (File > Open > series.pvd,
+// cavities.pvd, contacts.pvd; docs/paraview.md).
 #pragma once
 #include <string>
 #include <vector>
@@ -16,12 +16,23 @@ class Simulation;
 /// ("body" when the name is empty)
 std::string sanitize_file_name(const std::string& name);
 
-/// Writes <dir>/<body>_<frame:06d>.vtu for every body at each write_frame, and <dir>/series.pvd.
-///   FEM bodies: the tetrahedra (VTK_TETRA = 10) at the current node positions, point data
-///               "velocity" [m/s].
-///   rigid bodies (dynamic, fixed, kinematic): the surface triangles (VTK_TRIANGLE = 5) moved to
-///               world by the body's pose (x = R p + c), point data "velocity" = v + ω × R p.
-/// Bodies are numbered FEM first, then rigid, in model order; the number is the pvd "part".
+/// Writes, at each write_frame, three series into dir:
+///   series.pvd    one <body>_<frame:06d>.vtu per body, each a pvd "part" (bodies numbered FEM
+///                 first, then rigid, in model order):
+///     FEM bodies: the tetrahedra (VTK_TETRA = 10) at the current node positions; point data
+///                 "velocity" [m/s] and "displacement" (from the rest shape) [m]; cell data
+///                 "von_mises" [Pa], "equivalent_strain" [-] and "stress" (the co-rotated
+///                 stress rotated to world, R σ Rᵀ, 9 components) [Pa] (fem/corotational.h:
+///                 ElementStress).
+///     rigid bodies (dynamic, fixed, kinematic): the surface triangles (VTK_TRIANGLE = 5) moved
+///                 to world by the body's pose (x = R p + c), point data "velocity" = v + ω × R p.
+///   cavities.pvd  cavities_<frame>.vtu: every tracked cavity's surface (triangles at the end of
+///                 the step), cell data "cavity_id", "pressure" (absolute) and "gauge_pressure"
+///                 (P − P_atm) [Pa], "volume" [m³], "air" (N = P V) [J], "dormant" (0/1).
+///   contacts.pvd  contacts_<frame>.vtu: the last step's contacts as points (VTK_VERTEX = 1) at
+///                 the contact point on body b, point data "normal" (unit, b → a), "force" (on
+///                 body a, world), "normal_force" and "friction_force" (its normal and tangential
+///                 parts) [N], "normal_force_magnitude" (λ_n) [N], "body_a", "body_b" (slots).
 class VtkSeriesWriter {
  public:
   /// creates dir (and its parents) when missing; throws InputError when that fails.
@@ -44,16 +55,33 @@ class VtkSeriesWriter {
 
  private:
   struct FrameFile {
+    int series;  // 0 bodies (series.pvd), 1 cavities, 2 contacts
     double time;
     int part;
     std::string file;  // relative to dir_
   };
+  void write_bodies(const State& state, int frame);
+  void write_cavities(const State& state, int frame);
+  void write_contacts(const State& state, int frame);
   std::string dir_;
   const Model& model_;
   std::vector<std::string> stems_;
   std::vector<FrameFile> written_;
   int frames_ = 0;
 };
+
+/// A named data array of a .vtu piece: `components` values per point or cell.
+struct VtuArray {
+  std::string name;
+  int components = 1;
+  bool integer = false;  // Int32 instead of Float64
+  std::vector<double> values;
+};
+
+/// An unstructured grid as .vtu XML text, with point and cell data arrays.
+std::string vtu_text(const Points& points, const std::vector<int>& cells, int nodes_per_cell,
+                     int cell_type, const std::vector<VtuArray>& point_data,
+                     const std::vector<VtuArray>& cell_data);
 
 /// One body's unstructured grid as .vtu XML text.
 /// points: #points×3 [m]; velocities: #points×3 [m/s] (empty: no point data);

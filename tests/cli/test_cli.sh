@@ -52,6 +52,9 @@ check "diverging run kept its csv header" grep -q '^step,t' "$tmp/d.csv"
 "$bin" run "$scenes/cup_fall.json" --steps 4 --frames "$tmp/frames" --every 2 --quiet > /dev/null; rc=$?
 check "frames run exits 0" test $rc -eq 0
 check "pvd series written" test -f "$tmp/frames/series.pvd"
+check "cavity and contact series written" test -f "$tmp/frames/cavities.pvd" -a -f "$tmp/frames/contacts.pvd" \
+  -a -f "$tmp/frames/cavities_000002.vtu" -a -f "$tmp/frames/contacts_000002.vtu"
+check "FEM frames carry the von Mises stress" grep -q 'Name="von_mises"' "$tmp/frames/cup_000002.vtu"
 "$bin" bench "$scenes/cup_fall.json" --steps 5 --warmup 1 --json "$tmp/bench.json" > "$tmp/out"; rc=$?
 check "bench exits 0" test $rc -eq 0
 check "bench json has free_motion" grep -q 'free_motion' "$tmp/bench.json"

@@ -5,7 +5,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "fem/corotational.h"
 #include "io/vtk.h"
+#include "model/body_slots.h"
 
 namespace suction {
 namespace {
@@ -63,7 +65,8 @@ Scene two_body_scene() {
   FemBody cup;
   cup.name = "cup #1";  // sanitized to cup__1
   cup.rest.nodes = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1), Vec3(1, 1, 1)};
-  cup.rest.tets = {{0, 1, 2, 3}, {1, 2, 4, 3}};
+  cup.rest.tets = {{0, 1, 2, 3}, {1, 4, 2, 3}};
+  cup.elements = make_elastic_elements(cup.rest, 1e6, 0.25);
   s.model.fem.push_back(cup);
   RigidBody box;
   box.name = "box";
@@ -130,7 +133,7 @@ TEST(Vtk, SeriesWritesEveryBodyAndFrame) {
   const std::string fem = read_file(dir / "cup__1_000002.vtu");
   expect_balanced_vtu(fem);
   EXPECT_NE(fem.find("NumberOfPoints=\"5\" NumberOfCells=\"2\""), std::string::npos);
-  EXPECT_EQ(data_array(fem, "connectivity"), std::vector<double>({0, 1, 2, 3, 1, 2, 4, 3}));
+  EXPECT_EQ(data_array(fem, "connectivity"), std::vector<double>({0, 1, 2, 3, 1, 4, 2, 3}));
   EXPECT_EQ(data_array(fem, "offsets"), std::vector<double>({4, 8}));
   EXPECT_EQ(data_array(fem, "types"), std::vector<double>({10, 10}));
   const auto fem_velocity = data_array(fem, "velocity");
@@ -195,6 +198,142 @@ TEST(Vtk, MismatchedStateThrows) {
   VtkSeriesWriter writer(dir.string(), s.model);
   State empty;
   EXPECT_THROW(writer.write_frame(empty), std::logic_error);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace suction
+
+namespace suction {
+namespace {
+
+// The FEM body's stress and strain: a uniaxial strain ε_xx = e of the cup's tetrahedra gives
+// von Mises 2μ e and equivalent strain 2e/3 in every cell (the analytic oracle of
+// tests/fem/test_corotational.cpp), the world stress tensor σ_xx = (λ + 2μ) e, and the
+// displacement e x.
+TEST(Vtk, FemFramesCarryStressStrainAndDisplacement) {
+  Scene s = two_body_scene();
+  const double e = 0.02;
+  for (Vec3& x : s.state.fem[0].x) x.x() *= 1 + e;
+  const fs::path dir = fresh_dir("stress");
+  VtkSeriesWriter writer(dir.string(), s.model);
+  writer.write_frame(s.state);
+  writer.finish();
+  const std::string fem = read_file(dir / "cup__1_000000.vtu");
+  expect_balanced_vtu(fem);
+  const ElasticElements& el = s.model.fem[0].elements;
+  const auto vm = data_array(fem, "von_mises");
+  const auto strain = data_array(fem, "equivalent_strain");
+  const auto stress = data_array(fem, "stress");
+  ASSERT_EQ(vm.size(), 2u);
+  ASSERT_EQ(strain.size(), 2u);
+  ASSERT_EQ(stress.size(), 18u);
+  for (int c = 0; c < 2; ++c) {
+    EXPECT_NEAR(vm[c], 2 * el.mu * e, 1e-9 * el.mu);
+    EXPECT_NEAR(strain[c], 2 * e / 3, 1e-9);
+    EXPECT_NEAR(stress[9 * c], (el.lambda + 2 * el.mu) * e, 1e-9 * el.mu);
+    EXPECT_NEAR(stress[9 * c + 4], el.lambda * e, 1e-9 * el.mu);
+    EXPECT_NEAR(stress[9 * c + 1], 0.0, 1e-9 * el.mu);
+  }
+  const auto displacement = data_array(fem, "displacement");
+  ASSERT_EQ(displacement.size(), 15u);
+  EXPECT_NEAR(displacement[3], e, 1e-12);  // node 1 = (1, 0, 0)
+  EXPECT_NEAR(displacement[4], 0.0, 1e-12);
+  EXPECT_NE(fem.find("<CellData Scalars=\"von_mises\""), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// Cavities and contacts are series of their own: a cavity's triangles at its bodies' current
+// positions with its pressure, gauge pressure, volume and air on every cell; a contact's point
+// with its force split into the normal and the friction part.
+TEST(Vtk, CavityAndContactSeries) {
+  Scene s = two_body_scene();
+  s.model.settings.p_atm = 101325;
+  CavityState c;
+  c.id = 7;
+  c.slots = {0, 1};
+  // three vertices on the cup's surface (its first triangle) and one on the box's
+  s.model.fem[0].boundary = extract_boundary(s.model.fem[0].rest);
+  for (int k = 0; k < 3; ++k) {
+    SurfacePoint p;
+    p.slot = 0;
+    p.triangle = 0;
+    p.bary = Vec3::Zero();
+    p.bary[k] = 1.0;
+    c.vertices.push_back(p);
+  }
+  SurfacePoint q;
+  q.slot = 1;
+  q.triangle = 0;
+  q.bary = Vec3(1, 0, 0);
+  c.vertices.push_back(q);
+  c.triangles = {{0, 1, 2}, {0, 3, 1}, {1, 3, 2}, {2, 3, 0}};
+  c.pressure = 60000;
+  c.volume = 2e-6;
+  c.air = 0.12;
+  s.state.cavities.push_back(c);
+  ContactForce f;
+  f.body_a = 0;
+  f.body_b = 1;
+  f.point = Vec3(1, 2, 3);
+  f.normal = Vec3(0, 0, 1);
+  f.force = Vec3(0.3, -0.4, 2.0);
+  f.local = Vec3(2.0, 0.5, 0.0);
+  s.state.contacts.push_back(f);
+
+  const Points world = cavity_world_vertices(s.model, s.state, c);
+  const fs::path dir = fresh_dir("cavities");
+  {
+    VtkSeriesWriter writer(dir.string(), s.model);
+    writer.write_frame(s.state);
+    s.state.time = 0.01;
+    s.state.cavities.clear();
+    s.state.contacts.clear();
+    writer.write_frame(s.state);  // no cavity, no contact: empty pieces
+  }
+  const std::string cav = read_file(dir / "cavities_000000.vtu");
+  expect_balanced_vtu(cav);
+  EXPECT_NE(cav.find("NumberOfPoints=\"4\" NumberOfCells=\"4\""), std::string::npos);
+  EXPECT_EQ(data_array(cav, "cavity_id"), std::vector<double>(4, 7.0));
+  EXPECT_EQ(data_array(cav, "pressure"), std::vector<double>(4, 60000.0));
+  EXPECT_EQ(data_array(cav, "gauge_pressure"), std::vector<double>(4, 60000.0 - 101325.0));
+  EXPECT_EQ(data_array(cav, "volume"), std::vector<double>(4, 2e-6));
+  EXPECT_EQ(data_array(cav, "air"), std::vector<double>(4, 0.12));
+  // the points are the cavity's vertices where its bodies are (the box is moved by its pose)
+  const auto points = data_array(cav, "Points");
+  ASSERT_EQ(points.size(), 12u);
+  for (int v = 0; v < 4; ++v)
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(points[3 * v + k], world[v][k], 1e-12);
+
+  const std::string con = read_file(dir / "contacts_000000.vtu");
+  expect_balanced_vtu(con);
+  EXPECT_NE(con.find("NumberOfPoints=\"1\" NumberOfCells=\"1\""), std::string::npos);
+  EXPECT_EQ(data_array(con, "types"), std::vector<double>({1}));
+  EXPECT_EQ(data_array(con, "normal_force"), std::vector<double>({0, 0, 2.0}));
+  EXPECT_EQ(data_array(con, "friction_force"), std::vector<double>({0.3, -0.4, 0}));
+  EXPECT_EQ(data_array(con, "normal_force_magnitude"), std::vector<double>({2.0}));
+
+  expect_balanced_vtu(read_file(dir / "cavities_000001.vtu"));
+  EXPECT_NE(read_file(dir / "contacts_000001.vtu").find("NumberOfPoints=\"0\" NumberOfCells=\"0\""),
+            std::string::npos);
+  for (const char* pvd : {"cavities.pvd", "contacts.pvd"}) {
+    const std::string text = read_file(dir / pvd);
+    EXPECT_EQ(count(text, "<DataSet "), 2) << pvd;
+    EXPECT_NE(text.find("timestep=\"0.01\""), std::string::npos) << pvd;
+  }
+  EXPECT_EQ(count(read_file(dir / "series.pvd"), "<DataSet "), 4);  // 2 frames × 2 bodies
+  fs::remove_all(dir);
+}
+
+// A body called "cavities" does not overwrite the cavity series.
+TEST(Vtk, BodyNamedLikeASeriesGetsAnotherStem) {
+  Scene s = two_body_scene();
+  s.model.fem[0].name = "cavities";
+  s.model.rigid[0].name = "contacts";
+  const fs::path dir = fresh_dir("reserved");
+  VtkSeriesWriter writer(dir.string(), s.model);
+  EXPECT_NE(writer.body_stems()[0], "cavities");
+  EXPECT_NE(writer.body_stems()[1], "contacts");
   fs::remove_all(dir);
 }
 
