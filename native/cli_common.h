@@ -46,6 +46,7 @@ struct RunOptions {
   std::string frames;
   long every = 1;
   bool quiet = false;
+  std::vector<std::string> tunes;  // --tune "T:POINTER=VALUE": live tuning at simulated time T
 };
 void add_run_command(CLI::App& app, RunOptions& options, CLI::App*& command);
 int run_command(const RunOptions& options);

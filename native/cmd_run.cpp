@@ -103,6 +103,7 @@ void print_summary(const RunOptions& options, const Simulation& sim, long steps_
   if (!model.description.empty())
     out << "          " << wrap_text(model.description, 80, "          ") << '\n';
   for (const std::string& set : options.scene.sets) out << "          --set " << set << '\n';
+  for (const std::string& tune : options.tunes) out << "          --tune " << tune << '\n';
   if (const std::string q = quality_line(model); !q.empty()) out << "quality   " << q << '\n';
 
   // bodies
@@ -194,13 +195,66 @@ void add_run_command(CLI::App& app, RunOptions& options, CLI::App*& command) {
       ->check(CLI::PositiveNumber)
       ->type_name("K")
       ->needs(frames);
+  command->add_option("--tune", options.tunes,
+                      "at simulated time T, change POINTER to VALUE while the run goes on (live "
+                      "tuning: the leak, P_max, friction, a driver's speed, ...; repeatable)")
+      ->type_name("T:POINTER=VALUE");
   command->add_flag("-q,--quiet", options.quiet, "no progress bar");
+}
+
+/// One --tune: from the step that starts at T on, the model of the scene with its --set and
+/// every --tune up to this one.
+struct Tune {
+  double time = 0.0;
+  std::string set;  // POINTER=VALUE
+  Model model;
+};
+
+/// The --tune models, in the order of their times (stable), each checked to be able to replace
+/// the running model (Simulation::retune); an InputError names the --tune otherwise.
+std::vector<Tune> tune_models(const RunOptions& options, const Model& initial) {
+  struct Parsed {
+    double time;
+    std::string set, text;
+  };
+  std::vector<Parsed> parsed;
+  for (const std::string& text : options.tunes) {
+    const size_t colon = text.find(':');
+    double t = -1.0;
+    size_t used = 0;
+    try {
+      if (colon != std::string::npos) t = std::stod(text.substr(0, colon), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (colon == std::string::npos || used != colon || !std::isfinite(t) || t < 0.0)
+      throw InputError("--tune " + text + ": expected T:POINTER=VALUE with a time T >= 0 [s]");
+    parsed.push_back({t, text.substr(colon + 1), text});
+  }
+  std::stable_sort(parsed.begin(), parsed.end(), [](const Parsed& a, const Parsed& b) { return a.time < b.time; });
+  std::vector<Tune> out;
+  SceneOptions scene = options.scene;
+  for (const Parsed& p : parsed) {
+    scene.sets.push_back(p.set);
+    Model model;
+    try {
+      model = load_model(scene);
+    } catch (const InputError& e) {
+      throw InputError("--tune " + p.text + ": " + e.what());
+    }
+    if (options.dt > 0) model.settings.dt = options.dt;
+    Simulation::check_retune(initial, model, "--tune " + p.text);
+    out.push_back({p.time, p.set, std::move(model)});
+  }
+  return out;
 }
 
 int run_command(const RunOptions& options) {
   Model model = load_model(options.scene);
   if (options.dt > 0) model.settings.dt = options.dt;
   const long total_steps = steps_to_run(options, model);
+  std::vector<Tune> tunes = tune_models(options, model);
+  size_t next_tune = 0;
   Simulation sim(std::move(model));
 
   // outputs: CSV (header + the initial state), frames (the initial state)
@@ -231,6 +285,14 @@ int run_command(const RunOptions& options) {
   std::string failure;
   try {
     for (; done < total_steps && !g_interrupted; ++done) {
+      // a --tune applies from the first step that starts at or after its time
+      while (next_tune < tunes.size() &&
+             sim.state().time >= tunes[next_tune].time - 0.5 * sim.model().settings.dt) {
+        progress.clear();
+        std::cerr << format("tuned at t = %.6g s: %s\n", sim.state().time, tunes[next_tune].set.c_str());
+        sim.retune(std::move(tunes[next_tune].model));
+        ++next_tune;
+      }
       sim.step();
       timings.add(sim.profile());
       for (const std::string& w : sim.warnings()) {

@@ -150,6 +150,7 @@ EMSCRIPTEN_BINDINGS(suction) {
       // scene and simulation
       .function("load", &Facade::load)
       .function("setOverride", &Facade::set_override)
+      .function("tune", &Facade::tune)
       .function("clearOverrides", &Facade::clear_overrides)
       .function("overrides", &overrides)
       .function("setQuality", &Facade::set_quality)

@@ -120,25 +120,50 @@ std::string Facade::load(const std::string& scene_json, const std::string& base_
   return err;
 }
 
-std::string Facade::set_override(const std::string& pointer, const std::string& value) {
-  if (!sim_) return "no scene loaded";
-  SceneOverride o;
-  try {
-    o = parse_override(pointer + "=" + value);
-  } catch (...) {
-    return current_error();
-  }
+namespace {
+
+// `list` with pointer=value added, or replacing the value of the same pointer; throws
+// InputError for a malformed override
+std::vector<SceneOverride> with_override(std::vector<SceneOverride> list, const std::string& pointer,
+                                         const std::string& value) {
+  SceneOverride o = parse_override(pointer + "=" + value);
   // a pointer containing '=' is split at its first '=' by parse_override: keep the caller's
   o.pointer = pointer;
   o.value = value;
-  std::vector<SceneOverride> list = overrides_;
   auto same = std::find_if(list.begin(), list.end(),
                            [&](const SceneOverride& x) { return x.pointer == pointer; });
   if (same != list.end())
     same->value = value;
   else
     list.push_back(o);
+  return list;
+}
+
+}  // namespace
+
+std::string Facade::set_override(const std::string& pointer, const std::string& value) {
+  if (!sim_) return "no scene loaded";
+  std::vector<SceneOverride> list;
+  try {
+    list = with_override(overrides_, pointer, value);
+  } catch (...) {
+    return current_error();
+  }
   return rebuild(list);
+}
+
+std::string Facade::tune(const std::string& pointer, const std::string& value) {
+  if (!sim_) return "no scene loaded";
+  std::vector<SceneOverride> list;
+  try {
+    list = with_override(overrides_, pointer, value);
+    sim_->retune(load_scene_text(scene_text_, base_dir_, list, "scene", quality_));
+  } catch (...) {
+    return current_error();
+  }
+  overrides_ = std::move(list);
+  invalidate();
+  return "";
 }
 
 std::string Facade::clear_overrides() {

@@ -73,6 +73,13 @@ class Facade {
   /// rebuilds the model from the scene text with every override so far, and resets.
   /// '' on success, else the error (the old simulation and override list are kept).
   std::string set_override(const std::string& pointer, const std::string& value);
+  /// Live tuning: the same override as set_override, taken by the running simulation from its
+  /// next step on without a reset (Simulation::retune: state, cavities and air kept; drivers go
+  /// on at the new profile's velocity).  '' on success, else the error: a change of a mesh or of
+  /// the scene's structure starts "cannot change while the simulation runs: " and names what
+  /// differs (set_override then applies it with a reset); the simulation and the override list
+  /// are unchanged on any error.
+  std::string tune(const std::string& pointer, const std::string& value);
   /// Removes every override, rebuilds and resets ('' or the error).
   std::string clear_overrides();
   /// the overrides in effect, as "pointer=value"

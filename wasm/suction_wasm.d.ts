@@ -46,6 +46,11 @@ export interface Simulator {
   load(sceneJsonText: string, baseDir: string): string;
   /** As the CLI's --set pointer=value; rebuilds and resets. '' or the error (old simulation kept). */
   setOverride(pointer: string, value: string): string;
+  /** Live tuning: the same override, taken by the running simulation from its next step on
+   *  (no reset: state, cavities and air kept; drivers go on at the new profile's velocity).
+   *  '' or the error; a change of a mesh or of the scene's structure is refused with an error
+   *  starting "cannot change while the simulation runs: " (setOverride applies it with a reset). */
+  tune(pointer: string, value: string): string;
   /** Removes all overrides, rebuilds and resets. */
   clearOverrides(): string;
   /** The overrides in effect, "pointer=value". */

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "model/compare.h"
 #include "probes/probes.h"
 #include "rigid/rigid_dynamics.h"
 #include "stages/stage_list.h"
@@ -25,6 +26,22 @@ void Simulation::reset() {
   union_failures_ = 0;
   max_energy_seen_ = kinetic_energy();
   watchdog_.reset(model_, state_);
+}
+
+void Simulation::check_retune(const Model& running, const Model& next, const std::string& context) {
+  const std::string difference = running_difference(running, next);
+  if (!difference.empty())
+    throw InputError((context.empty() ? "" : context + ": ") + "cannot change while the simulation runs: " +
+                     difference + " differs; change it with a reset");
+}
+
+void Simulation::retune(Model next) {
+  check_retune(model_, next);
+  const double t = state_.time;
+  for (size_t d = 0; d < model_.drivers.size(); ++d)
+    state_.driver_offset[d] += model_.drivers[d].displacement(t) - next.drivers[d].displacement(t);
+  model_ = std::move(next);
+  init_workspace(model_, *work_);
 }
 
 namespace {

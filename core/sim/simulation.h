@@ -31,6 +31,20 @@ class Simulation {
   void step();
   /// Back to the initial state.
   void reset();
+  /// Live tuning: the simulation goes on from its current state with `next` as its model (the
+  /// same scene with other values: a leak, P_max, a friction coefficient, a driver's speed, a
+  /// material's stiffness; applied from the next step).  Drivers continue from where they are:
+  /// each driver's offset takes the difference of the old and the new displacement now, so the
+  /// driven nodes do not jump and move at the new profile's velocity from here (a new position
+  /// profile shows in full after a reset).  The workspace (factorizations, caches) is rebuilt;
+  /// the state (positions, velocities, cavities and their air, contact warm starts) is kept.
+  /// Throws InputError naming what differs when `next` cannot replace the model while it runs
+  /// (model/compare.h: another mesh, other bodies, drivers, springs, joints or probes); the
+  /// simulation is then unchanged.
+  void retune(Model next);
+  /// The check of retune without a simulation: throws InputError, prefixed by `context` (e.g.
+  /// "--tune 1.5:/settings/cavity/leak_rate=1e-3: "), when `next` cannot replace `running`.
+  static void check_retune(const Model& running, const Model& next, const std::string& context = "");
 
   const StepProfile& profile() const { return profile_; }  // of the last step
   /// Values of model().probes in the current state, in order.

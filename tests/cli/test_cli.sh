@@ -55,6 +55,19 @@ check "pvd series written" test -f "$tmp/frames/series.pvd"
 check "cavity and contact series written" test -f "$tmp/frames/cavities.pvd" -a -f "$tmp/frames/contacts.pvd" \
   -a -f "$tmp/frames/cavities_000002.vtu" -a -f "$tmp/frames/contacts_000002.vtu"
 check "FEM frames carry the von Mises stress" grep -q 'Name="von_mises"' "$tmp/frames/cup_000002.vtu"
+# live tuning: --tune T:POINTER=VALUE applies from the step at T on; another mesh is refused
+# before the run, naming the body; a malformed one names what was expected
+"$bin" run "$scenes/incline.json" --steps 60 --set /parameters/angle_deg=10 --tune 0.1:/parameters/mu=0.1 \
+  --csv "$tmp/tune.csv" --quiet > "$tmp/out" 2> "$tmp/err"; rc=$?
+check "tune run exits 0" test $rc -eq 0
+check "tune is announced at its step" grep -q 'tuned at t = 0.1 s: /parameters/mu=0.1' "$tmp/err"
+check "tune is listed in the summary" grep -q -- '--tune 0.1:/parameters/mu=0.1' "$tmp/out"
+"$bin" run "$scenes/incline.json" --steps 5 --tune 0.01:/parameters/angle_deg=30 --quiet > /dev/null 2> "$tmp/err"; rc=$?
+check "tune of a mesh exits 2" test $rc -eq 2
+check "tune of a mesh names the body" grep -q "body 'incline': its mesh differs" "$tmp/err"
+"$bin" run "$scenes/incline.json" --steps 5 --tune /parameters/mu=0.1 --quiet > /dev/null 2> "$tmp/err"; rc=$?
+check "tune without a time exits 2" test $rc -eq 2
+check "tune without a time says what it expects" grep -q 'expected T:POINTER=VALUE' "$tmp/err"
 "$bin" bench "$scenes/cup_fall.json" --steps 5 --warmup 1 --json "$tmp/bench.json" > "$tmp/out"; rc=$?
 check "bench exits 0" test $rc -eq 0
 check "bench json has free_motion" grep -q 'free_motion' "$tmp/bench.json"

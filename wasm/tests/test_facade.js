@@ -182,6 +182,30 @@ test('bad scenes return errors naming the JSON pointer', async () => {
   } finally { sim.delete(); }
 });
 
+test('live tuning: the running simulation takes a new leak, refuses another mesh', async () => {
+  const sim = await loaded();
+  try {
+    sim.step(30);
+    const t = sim.time();
+    assert.strictEqual(sim.tune('/settings/cavity/leak_rate', '0.01'), '');
+    assert.strictEqual(sim.stepCount(), 30, 'no reset');
+    assert.strictEqual(sim.time(), t);
+    assert.deepStrictEqual(sim.overrides(), ['/settings/cavity/leak_rate=0.01']);
+    assert.strictEqual(sim.tune('/parameters/pull_mm', '25'), '', 'a driver profile is live too');
+    // another mesh: refused with the body named; nothing changes
+    const err = sim.tune('/bodies/0/mesh/radius', '0.02');
+    assert.match(err, /cannot change while the simulation runs: body 'cup': its mesh differs/, err);
+    assert.strictEqual(sim.stepCount(), 30);
+    assert.strictEqual(sim.overrides().length, 2);
+    assert.match(sim.tune('/parameters/nope', '1'), /\/parameters\/nope: /);
+    assert.strictEqual(sim.step(5), '');
+    assert.strictEqual(sim.stepCount(), 35);
+    // setOverride applies what tune refused, with a reset
+    assert.strictEqual(sim.setOverride('/bodies/0/mesh/radius', '0.02'), '');
+    assert.strictEqual(sim.stepCount(), 0);
+  } finally { sim.delete(); }
+});
+
 test('overrides: parameters, errors, load clears them', async () => {
   const sim = await loaded();
   try {

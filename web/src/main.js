@@ -30,6 +30,11 @@ function showError(where, message) {
   el.textContent = el.textContent && !$('banner').hidden ? `${el.textContent}\n${text}` : text;
   $('banner').hidden = false;
 }
+// a passing note in the banner (not an error): what a live change did
+function showNote(text) {
+  $('banner-text').textContent = text;
+  $('banner').hidden = false;
+}
 function clearBanner() { $('banner').hidden = true; $('banner-text').textContent = ''; }
 $('banner-close').onclick = clearBanner;
 window.addEventListener('error', (e) => showError('page', e.message));
@@ -335,6 +340,12 @@ worker.onmessage = (ev) => {
     case 'end': $('clock').textContent += ' (end)'; break;
     case 'overridden':
       for (const [ptr, value] of msg.applied) setLocal(state.sceneDoc, ptr, value);
+      if (msg.live && msg.applied.length === msg.requested) {
+        // taken by the running simulation: the panel's values are now the running ones
+        for (const fi of fieldInputs) fi.initial = fi.input.value;
+        if (state.meta && msg.dt) state.meta.dt = msg.dt;
+        showNote(`changed live at t = ${Number(msg.time).toFixed(2)} s: ${msg.applied.map(([p, v]) => `${p} = ${v}`).join(', ')}`);
+      } else if (msg.restart) showNote(`restarted: ${msg.restart.replace(/^.*cannot change while the simulation runs: /, '')}`);
       break;
     case 'error': showError(msg.where, msg.message); break;
     default: console.warn('unknown message from the worker', msg.type);

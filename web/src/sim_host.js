@@ -90,16 +90,44 @@ export class SimHost {
     return true;
   }
 
+  /**
+   * Applies [pointer, value] changes. Live first (Simulator.tune: the running simulation takes
+   * them from its next step on, no reset, playing goes on); from the first change the running
+   * simulation cannot take (another mesh: "cannot change while the simulation runs: ...") on,
+   * the rest are applied with setOverride, which rebuilds and starts again. Posts 'overridden'
+   * with what was applied, whether it all went live, and the time it took effect.
+   */
   override(list) {
-    this.playing = false;
     const applied = [];
-    for (const [pointer, value] of list) {
+    let i = 0, restart = '';
+    if (typeof this.sim.tune === 'function' && this.loaded) {
+      for (; i < list.length; ++i) {
+        const [pointer, value] = list[i];
+        let err;
+        try { err = this.sim.tune(pointer, value); } catch (e) { err = String(e && e.message || e); }
+        if (err && /cannot change while the simulation runs/.test(err)) { restart = err; break; }
+        if (err) {
+          this.error('override', `${pointer} = ${value}: ${err}`);
+          this.post({ type: 'overridden', applied, requested: list.length, live: true, time: this.sim.time() });
+          return;
+        }
+        applied.push([pointer, value]);
+      }
+      if (i === list.length) {
+        this.post({ type: 'overridden', applied, requested: list.length, live: true, time: this.sim.time(), dt: this.sim.dt() });
+        this.dirty = true; this.frameWanted = true; this.maybeFrame();
+        return;
+      }
+    }
+    this.playing = false;
+    for (; i < list.length; ++i) {
+      const [pointer, value] = list[i];
       let err;
       try { err = this.sim.setOverride(pointer, value); } catch (e) { err = String(e && e.message || e); }
       if (err) { this.error('override', `${pointer} = ${value}: ${err}`); break; }
       applied.push([pointer, value]);
     }
-    this.post({ type: 'overridden', applied, requested: list.length });
+    this.post({ type: 'overridden', applied, requested: list.length, live: false, restart });
     this.afterRebuild();
   }
 

@@ -142,6 +142,27 @@ export class MockSimulator {
     return '';
   }
 
+  // live tuning: the override without a reset; a change under /bodies (the mock's meshes) is
+  // refused as the core refuses another mesh (model/compare.h)
+  tune(pointer, value) {
+    if (!this.scene) return 'no scene loaded';
+    const m = /^\/bodies\/(\d+)\//.exec(pointer);
+    if (m) {
+      const b = (this.scene.bodies || [])[+m[1]];
+      return `cannot change while the simulation runs: body '${b ? b.name : m[1]}': its mesh differs; change it with a reset`;
+    }
+    const keep = {
+      t: this._t, n: this._n, cav: this._cav, contacts: this._contacts,
+      bodies: this._bodies.map(b => ({ pos: b.pos.slice(), vz: b.vz, dz: b.dz })),
+      drivers: this._drivers.map(d => ({ offset: d.offset.slice(), reaction: d.reaction.slice() })),
+    };
+    const err = this.setOverride(pointer, value);
+    this._t = keep.t; this._n = keep.n; this._cav = keep.cav; this._contacts = keep.contacts;
+    keep.bodies.forEach((k, i) => { this._bodies[i].pos.set(k.pos); this._bodies[i].vz = k.vz; this._bodies[i].dz = k.dz; });
+    keep.drivers.forEach((k, i) => { this._drivers[i].offset = k.offset; this._drivers[i].reaction = k.reaction; });
+    return err;
+  }
+
   reset() {
     this._t = 0; this._n = 0; this._cav = null; this._contacts = [];
     for (const b of this._bodies) { b.pos.set(b.rest); b.vz = 0; b.dz = 0; }

@@ -83,15 +83,48 @@ test('dragging moves the driver offset smoothly towards its target', () => {
   assert.deepEqual(of('frame').at(-1).drivers[0].offset, [0, 0, 0]);
 });
 
-test('overrides rebuild, report what was applied, and errors are reported', () => {
+test('overrides go live, report what was applied, and errors are reported', () => {
   const { host, of } = makeHost();
   host.handle({ type: 'load', text: sceneText, name: 'default' });
   host.handle({ type: 'override', list: [['/settings/dt', '0.005']] });
-  assert.equal(of('loaded').at(-1).dt, 0.005);
+  assert.equal(host.sim.dt(), 0.005);
   assert.deepEqual(of('overridden').at(-1).applied, [['/settings/dt', '0.005']]);
+  assert.equal(of('overridden').at(-1).live, true);
+  assert.equal(of('overridden').at(-1).dt, 0.005);
+  assert.equal(of('loaded').length, 1, 'no rebuild');
   host.handle({ type: 'override', list: [['/nope/x', '1']] });
   assert.equal(of('error').at(-1).where, 'override');
-  assert.equal(of('loaded').at(-1).dt, 0.005, 'the old simulation is kept');
+  assert.equal(host.sim.dt(), 0.005, 'the old simulation is kept');
+});
+
+test('live tuning keeps playing and the clock; a mesh change restarts with the rest', () => {
+  const { host, of } = makeHost();
+  host.handle({ type: 'load', text: sceneText, name: 'default' });
+  host.handle({ type: 'play' });
+  clearTimeout(host.timer); host.timer = null;
+  host.handle({ type: 'step', n: 20 });
+  const t = host.sim.time();
+  host.handle({ type: 'override', list: [['/settings/duration', '3'], ['/parameters/pull_mm', '25']] });
+  let o = of('overridden').at(-1);
+  assert.equal(o.live, true);
+  assert.equal(o.time, t);
+  assert.equal(host.playing, true, 'still playing');
+  assert.equal(host.sim.time(), t, 'no reset');
+  assert.deepEqual(o.applied.map(a => a[0]), ['/settings/duration', '/parameters/pull_mm']);
+  // a bad one is reported and changes nothing
+  host.handle({ type: 'override', list: [['/no/such/place', '1']] });
+  assert.equal(of('error').at(-1).where, 'override');
+  assert.equal(host.sim.time(), t);
+  // a mesh: the live part first, then a rebuild from the change that needs it
+  host.handle({ type: 'override', list: [['/parameters/push_mm', '5'], ['/bodies/0/mesh/radius', '0.02'], ['/settings/dt', '0.005']] });
+  o = of('overridden').at(-1);
+  assert.equal(o.live, false);
+  assert.match(o.restart, /body 'cup': its mesh differs/);
+  assert.deepEqual(o.applied.map(a => a[0]), ['/parameters/push_mm', '/bodies/0/mesh/radius', '/settings/dt']);
+  assert.equal(host.playing, false);
+  assert.equal(host.sim.time(), 0, 'started again');
+  assert.equal(of('loaded').length, 2, 'rebuilt once');
+  clearTimeout(host.timer); host.timer = null;
 });
 
 test('a diverging step pauses and reports', () => {
