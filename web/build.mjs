@@ -3,9 +3,9 @@
 //   index.html, style.css, src/*.js       the app (web/)
 //   lib/three/three.module.js, three.core.js, addons/controls/OrbitControls.js   (web/node_modules/three)
 //   wasm/*                                the wasm module from build/wasm-web/wasm/ (make wasm-web)
-//   mock/mock_simulator.js                the JS mock (used only with ?backend=mock)
+//   mock/mock_simulator.js                the JS mock, only with --with-mock (development: ?backend=mock)
 //   scenes/*.json + scenes/index.json     the CLI's scenes and a generated list of them
-// Usage: node web/build.mjs [--out build/web] [--wasm build/wasm-web/wasm] [--require-wasm]
+// Usage: node web/build.mjs [--out build/web] [--wasm build/wasm-web/wasm] [--require-wasm] [--with-mock]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,8 @@ const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args
 const out = path.resolve(root, opt('--out', 'build/web'));
 const wasmDir = path.resolve(root, opt('--wasm', 'build/wasm-web/wasm'));
 const requireWasm = args.includes('--require-wasm');
+// the test mock stays out of the site unless asked for (a development aid, not part of the app)
+const withMock = args.includes('--with-mock');
 
 function copy(src, dst) {
   fs.mkdirSync(path.dirname(dst), { recursive: true });
@@ -30,7 +32,7 @@ for (const f of ['index.html', 'style.css']) copy(path.join(webDir, f), path.joi
 for (const f of fs.readdirSync(path.join(webDir, 'src'))) {
   if (f.endsWith('.js')) copy(path.join(webDir, 'src', f), path.join(out, 'src', f));
 }
-copy(path.join(webDir, 'test', 'mock_simulator.js'), path.join(out, 'mock', 'mock_simulator.js'));
+if (withMock) copy(path.join(webDir, 'test', 'mock_simulator.js'), path.join(out, 'mock', 'mock_simulator.js'));
 if (fs.existsSync(path.join(webDir, 'favicon.png'))) copy(path.join(webDir, 'favicon.png'), path.join(out, 'favicon.png'));
 
 // three.js: the module build (three.module.js imports ./three.core.js) and the addons we use
@@ -50,7 +52,7 @@ if (fs.existsSync(wasmDir)) {
   for (const f of wasmFiles) copy(path.join(wasmDir, f), path.join(out, 'wasm', f));
 }
 if (!wasmFiles.some(f => f.endsWith('.wasm'))) {
-  const msg = `web/build.mjs: no wasm module in ${path.relative(root, wasmDir)} (run 'make wasm-web'); the page will only work with ?backend=mock`;
+  const msg = `web/build.mjs: no wasm module in ${path.relative(root, wasmDir)} (run 'make wasm-web'); the page will only work with ?backend=mock on a site built --with-mock`;
   if (requireWasm) { console.error(msg); process.exit(1); }
   console.warn(msg);
 }

@@ -4,7 +4,8 @@
 // that the real wasm simulator runs, sucks, and can be dragged. Run: make test-web (or
 // `node tests/web/e2e.mjs` after `make web`). Environment:
 //   SCENE=name        scene to load (default: ground if scenes/ground.json exists, else default)
-//   BACKEND=mock      run against the JS mock instead of wasm (development only; never in make test)
+//   BACKEND=mock      run against the JS mock instead of wasm (development only, on a site built by
+//                     `node web/build.mjs --with-mock`; never in make test)
 //   REQUIRE_SUCTION=1/0  force / waive the "a cavity goes below ambient" check (default: on when
 //                     the scene is ground and scenes/ground.json exists; otherwise checked only
 //                     when the scene has cavities)

@@ -31,8 +31,12 @@ async function loadWasm() {
 }
 
 async function loadMock() {
-  const { createMockModule } = await import('../mock/mock_simulator.js');
-  return { M: createMockModule(), name: 'mock' };
+  let mod;
+  try { mod = await import('../mock/mock_simulator.js'); } catch (e) {
+    throw new Error('?backend=mock: this site was built without the JS mock (a development aid); ' +
+                    "build it with 'node web/build.mjs --with-mock'");
+  }
+  return { M: mod.createMockModule(), name: 'mock' };
 }
 
 async function init(backend) {
