@@ -9,18 +9,14 @@
 #include "probes/probes.h"
 #include "scene/scene.h"
 #include "sim/simulation.h"
+#include "support/shipped_scenes.h"
 
 using namespace suction;
 
 namespace {
 
-std::string scene(const std::string& name) { return std::string(SUCTION_SCENES_DIR) + "/" + name; }
-
-Model load(const std::string& name, const std::vector<std::string>& sets = {}) {
-  std::vector<SceneOverride> o;
-  for (const auto& s : sets) o.push_back(parse_override(s));
-  return load_scene_file(scene(name), o);
-}
+using test::load;
+using test::scene;
 
 BodyRef body(const Simulation& sim, const std::string& name) { return *sim.model().find_body(name); }
 

@@ -7,11 +7,12 @@
 #include "scene/scene.h"
 #include "sim/simulation.h"
 #include "sim/watchdog.h"
+#include "support/shipped_scenes.h"
 
 namespace suction {
 namespace {
 
-std::string scene(const std::string& name) { return std::string(SUCTION_SCENES_DIR) + "/" + name; }
+using test::scene;
 
 /// a rigid 6 cm cube above a 2 cm thick fixed plate (top at z = 0), or beside a small one
 Model cube_over_plate(double dt, double height, bool beside = false) {
