@@ -182,15 +182,15 @@ test('bad scenes return errors naming the JSON pointer', async () => {
   } finally { sim.delete(); }
 });
 
-test('live tuning: the running simulation takes a new leak, refuses another mesh', async () => {
+test('live tuning: the running simulation takes a new friction, refuses another mesh', async () => {
   const sim = await loaded();
   try {
     sim.step(30);
     const t = sim.time();
-    assert.strictEqual(sim.tune('/settings/cavity/leak_rate', '0.01'), '');
+    assert.strictEqual(sim.tune('/materials/silicone/friction', '0.3'), '');
     assert.strictEqual(sim.stepCount(), 30, 'no reset');
     assert.strictEqual(sim.time(), t);
-    assert.deepStrictEqual(sim.overrides(), ['/settings/cavity/leak_rate=0.01']);
+    assert.deepStrictEqual(sim.overrides(), ['/materials/silicone/friction=0.3']);
     assert.strictEqual(sim.tune('/parameters/pull_mm', '25'), '', 'a driver profile is live too');
     // another mesh: refused with the body named; nothing changes
     const err = sim.tune('/bodies/0/mesh/radius', '0.02');
