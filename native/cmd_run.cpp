@@ -189,7 +189,7 @@ void add_run_command(CLI::App& app, RunOptions& options, CLI::App*& command) {
       ->type_name("FILE");
   auto* frames = command
                      ->add_option("--frames", options.frames,
-                                  "write ParaView frames (.vtu per body, series.pvd) to DIR")
+                                  "write ParaView frames to DIR: series.pvd (bodies, with stress), cavities.pvd, contacts.pvd")
                      ->type_name("DIR");
   command->add_option("--every", options.every, "write a frame every K steps (default 1)")
       ->check(CLI::PositiveNumber)

@@ -184,8 +184,11 @@ VtkSeriesWriter::~VtkSeriesWriter() {
 void VtkSeriesWriter::write_frame(const Simulation& sim) { write_frame(sim.state()); }
 
 void VtkSeriesWriter::write_frame(const State& state) {
-  if (state.fem.size() != model_.fem.size() || state.rigid.size() != model_.rigid.size())
-    throw std::logic_error("VtkSeriesWriter: state does not match the model");
+  bool match = state.fem.size() == model_.fem.size() && state.rigid.size() == model_.rigid.size();
+  for (size_t b = 0; match && b < model_.fem.size(); ++b)
+    match = state.fem[b].x.size() == model_.fem[b].rest.nodes.size() &&
+            model_.fem[b].elements.dm_inv.size() == model_.fem[b].rest.tets.size();
+  if (!match) throw std::logic_error("VtkSeriesWriter: state does not match the model");
   write_bodies(state, frames_);
   write_cavities(state, frames_);
   write_contacts(state, frames_);
@@ -203,24 +206,21 @@ void VtkSeriesWriter::write_bodies(const State& state, int frame) {
     for (const Tet& tet : body.rest.tets) cells.insert(cells.end(), tet.begin(), tet.end());
     std::vector<VtuArray> point_data = {vector_array("velocity", body_state.v)};
     Points displacement(body_state.x.size());
-    for (size_t i = 0; i < displacement.size(); ++i)
-      displacement[i] = body_state.x[i] - (i < body.rest.nodes.size() ? body.rest.nodes[i] : body_state.x[i]);
+    for (size_t i = 0; i < displacement.size(); ++i) displacement[i] = body_state.x[i] - body.rest.nodes[i];
     point_data.push_back(vector_array("displacement", displacement));
-    std::vector<VtuArray> cell_data;
-    if (body.elements.dm_inv.size() == body.rest.tets.size()) {
-      VtuArray von_mises{"von_mises", 1, false, {}}, strain{"equivalent_strain", 1, false, {}},
-          stress{"stress", 9, false, {}};
-      for (int e = 0; e < static_cast<int>(body.rest.tets.size()); ++e) {
-        const ElementStress st = element_stress(body.elements, body.rest, body_state.x, e);
-        von_mises.values.push_back(st.von_mises);
-        strain.values.push_back(st.equivalent_strain);
-        const Mat3 R = polar_rotation(deformation_gradient(body.elements, body.rest, body_state.x, e));
-        const Mat3 world = R * st.stress * R.transpose();
-        for (int i = 0; i < 3; ++i)
-          for (int j = 0; j < 3; ++j) stress.values.push_back(world(i, j));
-      }
-      cell_data = {std::move(von_mises), std::move(strain), std::move(stress)};
+    VtuArray von_mises{"von_mises", 1, false, {}}, strain{"equivalent_strain", 1, false, {}},
+        stress{"stress", 9, false, {}};
+    for (int e = 0; e < static_cast<int>(body.rest.tets.size()); ++e) {
+      const Mat3 F = deformation_gradient(body.elements, body.rest, body_state.x, e);
+      const ElementStress st = stress_of_deformation(body.elements, F);
+      von_mises.values.push_back(st.von_mises);
+      strain.values.push_back(st.equivalent_strain);
+      const Mat3 R = polar_rotation(F);  // (stress_of_deformation's own R, again: output only)
+      const Mat3 world = R * st.stress * R.transpose();
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) stress.values.push_back(world(i, j));
     }
+    const std::vector<VtuArray> cell_data = {std::move(von_mises), std::move(strain), std::move(stress)};
     const std::string file = frame_file_name(stems_[part], frame);
     write_text_file(fs::path(dir_) / file, vtu_text(body_state.x, cells, 4, kVtkTetra, point_data, cell_data));
     written_.push_back({0, state.time, part, file});

@@ -4,13 +4,6 @@ namespace suction {
 
 namespace {
 
-bool same_points(const Points& a, const Points& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
-
 bool same_ref(const BodyRef& a, const BodyRef& b) { return a.type == b.type && a.index == b.index; }
 
 std::string count_text(const char* what, size_t a, size_t b) {
@@ -29,7 +22,7 @@ std::string running_difference(const Model& running, const Model& next) {
     const FemBody& y = b.fem[i];
     const std::string body = "body '" + x.name + "': ";
     if (x.name != y.name) return "FEM body " + std::to_string(i) + ": its name";
-    if (!same_points(x.rest.nodes, y.rest.nodes) || x.rest.tets != y.rest.tets) return body + "its mesh";
+    if (x.rest.nodes != y.rest.nodes || x.rest.tets != y.rest.tets) return body + "its mesh";
     if (x.node_constraint != y.node_constraint) return body + "its fixed or driven nodes";
     if (x.self_contact != y.self_contact) return body + "its self-contact";
   }
@@ -39,7 +32,7 @@ std::string running_difference(const Model& running, const Model& next) {
     const std::string body = "body '" + x.name + "': ";
     if (x.name != y.name) return "rigid body " + std::to_string(i) + ": its name";
     if (x.kind != y.kind) return body + "its kind";
-    if (!same_points(x.surface.vertices, y.surface.vertices) || x.surface.triangles != y.surface.triangles)
+    if (x.surface.vertices != y.surface.vertices || x.surface.triangles != y.surface.triangles)
       return body + "its mesh";
     if (x.driver != y.driver) return body + "its driver";
   }
