@@ -36,6 +36,8 @@ PACKAGES=(
   libceres-dev      # Ceres Solver: suction fit (SUCTION_WITH_CERES, found automatically)
   # ParaView output (docs/paraview.md): the frames read back by VTK's own reader in a test
   python3-vtk9
+  # the scene schema (scenes/schema/scene.schema.json) checked by a JSON Schema validator in a test
+  python3-jsonschema
 )
 
 CHECK=0

@@ -236,6 +236,21 @@ std::string Bounds::describe() const {
 // ---------------------------------------------------------------------------------------------
 // JsonReader
 
+namespace {
+thread_local ReadTrace* t_trace = nullptr;
+}
+
+ScopedReadTrace::ScopedReadTrace(ReadTrace& trace) { t_trace = &trace; }
+ScopedReadTrace::~ScopedReadTrace() { t_trace = nullptr; }
+
+JsonReader::JsonReader() : trace_(t_trace) {}
+
+void JsonReader::record(std::string pointer, std::string kind, std::optional<Json> fallback, Bounds b,
+                        std::vector<std::string> options) {
+  if (!trace_ || in_compound_) return;
+  trace_->fields.push_back({std::move(pointer), std::move(kind), std::move(fallback), b, std::move(options)});
+}
+
 void JsonReader::issue(const std::string& pointer, const std::string& message) {
   ++count_;
   if (issues_.size() < kMaxIssues) issues_.push_back({pointer, message});
@@ -250,6 +265,7 @@ std::vector<SceneIssue> JsonReader::reported_issues() const {
 }
 
 std::optional<double> JsonReader::number(const Json& v, const std::string& ptr, Bounds b) {
+  if (trace_) record(ptr, "number", std::nullopt, b);
   double x = 0;
   if (v.is_number()) {
     x = v.get<double>();
@@ -274,11 +290,15 @@ std::optional<double> JsonReader::number(const Json& v, const std::string& ptr, 
 }
 
 std::optional<int> JsonReader::integer(const Json& v, const std::string& ptr, Bounds b) {
+  if (trace_) record(ptr, "integer", std::nullopt, b);
   if (!v.is_number() && !v.is_string()) {
     issue(ptr, "expected an integer, got " + describe_json(v));
     return std::nullopt;
   }
+  const bool outer = in_compound_;
+  in_compound_ = true;
   auto x = number(v, ptr, b);
+  in_compound_ = outer;
   if (!x) return std::nullopt;
   if (std::fabs(*x - std::round(*x)) > 1e-9 || std::fabs(*x) > 2e9) {
     issue(ptr, "expected an integer, got " + format_number(*x));
@@ -288,6 +308,7 @@ std::optional<int> JsonReader::integer(const Json& v, const std::string& ptr, Bo
 }
 
 std::optional<std::string> JsonReader::string(const Json& v, const std::string& ptr) {
+  if (trace_) record(ptr, "string");
   if (!v.is_string()) {
     issue(ptr, "expected a string, got " + describe_json(v));
     return std::nullopt;
@@ -296,6 +317,7 @@ std::optional<std::string> JsonReader::string(const Json& v, const std::string& 
 }
 
 std::optional<bool> JsonReader::boolean(const Json& v, const std::string& ptr) {
+  if (trace_) record(ptr, "boolean");
   if (!v.is_boolean()) {
     issue(ptr, "expected true or false, got " + describe_json(v));
     return std::nullopt;
@@ -304,17 +326,21 @@ std::optional<bool> JsonReader::boolean(const Json& v, const std::string& ptr) {
 }
 
 std::optional<std::vector<double>> JsonReader::numbers(const Json& v, const std::string& ptr, size_t n) {
+  if (trace_) record(ptr, n == 3 ? "vec3" : "numbers:" + std::to_string(n));
   if (!v.is_array() || v.size() != n) {
     issue(ptr, "expected an array of " + std::to_string(n) + " numbers, got " + describe_json(v));
     return std::nullopt;
   }
   std::vector<double> out(n);
   bool ok = true;
+  const bool outer = in_compound_;
+  in_compound_ = true;
   for (size_t i = 0; i < n; ++i) {
     auto x = number(v[i], pointer_child(ptr, i));
     if (x) out[i] = *x;
     else ok = false;
   }
+  in_compound_ = outer;
   if (!ok) return std::nullopt;
   return out;
 }
@@ -327,6 +353,7 @@ std::optional<Vec3> JsonReader::vec3(const Json& v, const std::string& ptr) {
 
 std::optional<std::string> JsonReader::choice(const Json& v, const std::string& ptr,
                                               const std::vector<std::string>& options) {
+  if (trace_) record(ptr, "choice", std::nullopt, {}, options);
   if (v.is_string() && std::find(options.begin(), options.end(), v.get<std::string>()) != options.end())
     return v.get<std::string>();
   issue(ptr, "expected one of " + join_names(options) + ", got " +
@@ -365,6 +392,7 @@ ObjectView::ObjectView(JsonReader& reader, const Json& value, std::string pointe
   }
   obj_ = &value;
   valid_ = true;
+  if (ReadTrace* t = r_.trace()) t->objects.push_back({pointer_, allowed_keys});
   // unknown keys are errors: they are usually typos
   for (const auto& item : value.items()) {
     const std::string& key = item.key();
@@ -395,6 +423,7 @@ const Json* ObjectView::require(const std::string& key) {
 }
 
 double ObjectView::number(const std::string& key, double fallback, Bounds b) {
+  if (valid_) r_.record(at(key), "number", Json(fallback), b);
   const Json* v = find(key);
   if (!v) return fallback;
   return r_.number(*v, at(key), b).value_or(fallback);
@@ -411,18 +440,21 @@ std::optional<double> ObjectView::optional_number(const std::string& key, Bounds
 }
 
 int ObjectView::integer(const std::string& key, int fallback, Bounds b) {
+  if (valid_) r_.record(at(key), "integer", Json(fallback), b);
   const Json* v = find(key);
   if (!v) return fallback;
   return r_.integer(*v, at(key), b).value_or(fallback);
 }
 
 bool ObjectView::boolean(const std::string& key, bool fallback) {
+  if (valid_) r_.record(at(key), "boolean", Json(fallback));
   const Json* v = find(key);
   if (!v) return fallback;
   return r_.boolean(*v, at(key)).value_or(fallback);
 }
 
 std::string ObjectView::string(const std::string& key, const std::string& fallback) {
+  if (valid_) r_.record(at(key), "string", Json(fallback));
   const Json* v = find(key);
   if (!v) return fallback;
   return r_.string(*v, at(key)).value_or(fallback);
@@ -439,6 +471,7 @@ std::optional<std::string> ObjectView::optional_string(const std::string& key) {
 }
 
 Vec3 ObjectView::vec3(const std::string& key, const Vec3& fallback) {
+  if (valid_) r_.record(at(key), "vec3", Json::array({fallback.x(), fallback.y(), fallback.z()}));
   const Json* v = find(key);
   if (!v) return fallback;
   return r_.vec3(*v, at(key)).value_or(fallback);
@@ -446,6 +479,7 @@ Vec3 ObjectView::vec3(const std::string& key, const Vec3& fallback) {
 
 std::optional<Vec3> ObjectView::direction(const std::string& key, const Vec3& fallback,
                                           const std::string& what) {
+  if (valid_) r_.record(at(key), "vec3", Json::array({fallback.x(), fallback.y(), fallback.z()}));
   const Json* v = find(key);
   if (!v) return fallback;
   auto d = r_.vec3(*v, at(key));
@@ -465,6 +499,7 @@ std::optional<Vec3> ObjectView::direction(const std::string& key, const Vec3& fa
 std::optional<std::string> ObjectView::choice(const std::string& key,
                                               const std::vector<std::string>& options,
                                               std::optional<std::string> fallback) {
+  if (valid_ && fallback) r_.record(at(key), "choice", Json(*fallback), {}, options);
   const Json* v = fallback ? find(key) : require(key);
   if (!v) return fallback;
   return r_.choice(*v, at(key), options);

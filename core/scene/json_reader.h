@@ -59,9 +59,46 @@ struct Bounds {
   std::string describe() const;  // "> 0", "in (-1, 0.5)", ">= 1"
 };
 
+/// What the readers of one thread visited while a ScopedReadTrace lives: every object with the
+/// keys it accepts, and every typed read with its kind, bounds, options and the default it
+/// falls back to.  Only the schema test uses it (tests/scene/test_schema.cpp): it checks the
+/// scene schema (scenes/schema/scene.schema.json) against what the reader really does, so the
+/// two cannot drift apart.  Costs one pointer test per read when no trace is installed.
+struct ReadTrace {
+  struct Object {
+    std::string pointer;
+    std::vector<std::string> keys;  ///< the keys accepted ("comment" and "$schema" besides)
+  };
+  struct Field {
+    std::string pointer;
+    /// "number", "integer", "string", "boolean", "vec3", "numbers:N" or "choice"
+    std::string kind;
+    std::optional<Json> fallback;  ///< the value used when the key is absent, if any
+    Bounds bounds;
+    std::vector<std::string> options;  ///< for "choice"
+  };
+  std::vector<Object> objects;
+  std::vector<Field> fields;
+};
+
+/// Installs `trace` for the JsonReaders created on this thread while it lives (not nestable).
+class ScopedReadTrace {
+ public:
+  explicit ScopedReadTrace(ReadTrace& trace);
+  ~ScopedReadTrace();
+  ScopedReadTrace(const ScopedReadTrace&) = delete;
+  ScopedReadTrace& operator=(const ScopedReadTrace&) = delete;
+};
+
 /// Collects issues and converts JSON values, evaluating "=expr" strings with the parameters.
 class JsonReader {
  public:
+  JsonReader();
+  /// the trace installed when this reader was made, or nullptr
+  ReadTrace* trace() const { return trace_; }
+  void record(std::string pointer, std::string kind, std::optional<Json> fallback = std::nullopt,
+              Bounds b = {}, std::vector<std::string> options = {});
+
   /// At most kMaxIssues are kept (a hostile scene can have millions); all are counted.
   static constexpr size_t kMaxIssues = 100;
   void issue(const std::string& pointer, const std::string& message);
@@ -91,6 +128,8 @@ class JsonReader {
  private:
   std::vector<SceneIssue> issues_;
   size_t count_ = 0;
+  ReadTrace* trace_ = nullptr;
+  bool in_compound_ = false;  ///< inside numbers(): its elements are not recorded one by one
   std::map<std::string, double> parameters_;
 };
 

@@ -19,6 +19,14 @@ check "validate names the pointer" grep -q '/materials/silicone/young: expected 
 "$bin" run "$tmp/bad.json" --steps 1 > /dev/null 2>&1; rc=$?
 check "run bad scene exits 2" test $rc -eq 2
 
+# a mistyped key (the scene schema's additionalProperties: false, as the reader): exit 2, its
+# pointer, and the key it resembles
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["settings"].setdefault("cavity", {})["leak_rat"] = 0.1; json.dump(d, open(sys.argv[2], "w"))' \
+  "$scenes/ground.json" "$tmp/typo.json"
+"$bin" validate "$tmp/typo.json" > /dev/null 2> "$tmp/err"; rc=$?
+check "a mistyped key exits 2" test $rc -eq 2
+check "a mistyped key is named by its pointer, with the key it resembles" \
+  grep -q "/settings/cavity/leak_rat: unknown key; did you mean 'leak_rate'?" "$tmp/err"
 "$bin" validate "$scenes/default.json" > /dev/null 2>&1; rc=$?
 check "validate good scene exits 0" test $rc -eq 0
 "$bin" validate "$tmp/missing.json" > /dev/null 2>&1; rc=$?
