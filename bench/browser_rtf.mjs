@@ -30,7 +30,7 @@
 // not changed) so that the worker also records every step's profile() with the step's plot
 // sample, and the mean and worst are over every step. "wall ms/step" is wall / steps, everything
 // included. "frames/s" counts frames with a new state (the page's fps readout, over the whole
-// run), "draws/s" the drawings of the 3D view (the page's own count, window.__suction.render.draws:
+// run), "draws/s" the drawings of the 3D view (the page's own count, window.suctionDebug.snapshot().render.draws:
 // it draws only when something changed, web/src/render_quality.js; the requestAnimationFrame
 // callbacks for a page without that count; the JSON has both). Exit
 // status: 0 every scene ran (to its end or to its limit), 1 a scene failed (load error, a
@@ -112,7 +112,7 @@ function instrument() {
   const B = { playAt: null, endAt: null, endTime: null, stepAtPlay: null, timeAtPlay: null,
               frames: 0, lastStep: 0, lastTime: 0, lastFrameAt: null, profiles: [], stepProfiles: [], errors: [], draws: 0,
               drawsAtPlay: null, drawsAtEnd: null, playing: false };
-  const pageDraws = () => { try { const n = window.__suction.render.draws; return typeof n === 'number' ? n : null; } catch { return null; } };
+  const pageDraws = () => { try { const n = window.suctionDebug.snapshot().render.draws; return typeof n === 'number' ? n : null; } catch { return null; } };
   window.__bench = B;
   const keys = ['total', 'free_motion', 'collision', 'cavities', 'compliance', 'solve', 'leak', 'correction',
                 'constraints', 'contacts', 'cavities_count', 'iterations'];
@@ -190,9 +190,9 @@ async function runScene(context, base, scene, timeoutS, quality) {
   try {
     await page.goto(`${base}?scene=${encodeURIComponent(scene)}&quality=${quality}`, { waitUntil: 'load' });
     if (!await page.evaluate(() => window.crossOriginIsolated === true)) throw new Error('the page is not cross-origin isolated (serve.mjs headers?)');
-    await page.waitForFunction(() => { const s = window.__suction; return (s.loaded && s.frames > 0) || s.errors.some(e => !e.startsWith('backend')); },
+    await page.waitForFunction(() => { const s = window.suctionDebug.snapshot(); return (s.loaded && s.frames > 0) || s.errors.some(e => !e.startsWith('backend')); },
                                null, { timeout: 180000, polling: 250 });
-    let s = await page.evaluate(() => { const s = window.__suction; return { loaded: s.loaded, scene: s.scene, errors: s.errors, backend: s.backend,
+    let s = await page.evaluate(() => { const s = window.suctionDebug.snapshot(); return { loaded: s.loaded, scene: s.scene, errors: s.errors, backend: s.backend,
                                                                               duration: s.duration, version: s.version, quality: s.quality, dt: s.dt }; });
     if (s.errors.length) throw new Error(`loading: ${s.errors.join(' | ')}`);
     if (s.scene !== scene) throw new Error(`the page loaded '${s.scene}', not '${scene}'`);
@@ -251,7 +251,7 @@ async function runScene(context, base, scene, timeoutS, quality) {
     res.frames = B.frames;
     res.frames_per_s = res.wall_s > 0 ? B.frames / res.wall_s : null;
     res.animation_frames_per_s = res.wall_s > 0 ? B.draws / res.wall_s : null;
-    const drawsAtStop = res.complete ? B.drawsAtEnd : (await page.evaluate(() => { try { return window.__suction.render.draws; } catch { return null; } }));
+    const drawsAtStop = res.complete ? B.drawsAtEnd : (await page.evaluate(() => { try { return window.suctionDebug.snapshot().render.draws; } catch { return null; } }));
     res.draws_per_s = res.wall_s > 0 && typeof B.drawsAtPlay === 'number' && typeof drawsAtStop === 'number'
       ? (drawsAtStop - B.drawsAtPlay) / res.wall_s : res.animation_frames_per_s;
     res.steps_per_frame = B.frames > 0 ? res.steps / B.frames : null;

@@ -420,9 +420,9 @@ async function main() {
     });
     await page.goto(`${base}?scene=${encodeURIComponent(opt.scene)}`, { waitUntil: 'load' });
     if (!await page.evaluate(() => window.crossOriginIsolated === true)) throw new Error('the page is not cross-origin isolated (serve.mjs headers?)');
-    await page.waitForFunction(() => { const s = window.__suction; return (s.loaded && s.frames > 0) || s.errors.length > 0; },
+    await page.waitForFunction(() => { const s = window.suctionDebug.snapshot(); return (s.loaded && s.frames > 0) || s.errors.length > 0; },
                                null, { timeout: 180000, polling: 250 });
-    const s = await page.evaluate(() => { const s = window.__suction; return { scene: s.scene, errors: s.errors, backend: s.backend, duration: s.duration, version: s.version }; });
+    const s = await page.evaluate(() => { const s = window.suctionDebug.snapshot(); return { scene: s.scene, errors: s.errors, backend: s.backend, duration: s.duration, version: s.version }; });
     if (s.errors.length) throw new Error(`loading: ${s.errors.join(' | ')}`);
     if (s.scene !== opt.scene) throw new Error(`the page loaded '${s.scene}', not '${opt.scene}'`);
     if (s.backend !== 'wasm') throw new Error(`backend is ${s.backend}, not wasm`);

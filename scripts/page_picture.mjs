@@ -28,6 +28,9 @@
 //                  full: antialiased, full resolution, slower to play)
 //     --size W,H   the viewport (default 1280,800)
 //     --timeout S  wall-clock limit for the whole run (default 1800 s)
+//     --plot-cursor T  before the picture, the mouse over the pressure plot at time T [s]: the
+//                  plots' cursor and legends show the values there
+//     --element SEL  a picture of that element only (a CSS selector, e.g. aside), not the page
 //   Environment: CHROMIUM (default /usr/bin/chromium), PICTURE_VERBOSE=1 echoes the page's console.
 //   Prints the time, step, phase and lowest cavity pressure of the picture. Exit status: 0 a
 //   picture was taken, 1 the scene failed (load or override error, a diverging step, a page
@@ -43,7 +46,8 @@ const log = (...a) => console.error(`[page_picture ${((Date.now() - t0) / 1000).
 function die(msg, code = 2) { console.error(`page_picture: ${msg}`); process.exit(code); }
 
 function parseArgs(argv) {
-  const o = { scene: null, at: null, out: null, sets: [], orbit: null, pan: null, zoom: 1, render: 'auto', size: [1280, 800], timeout: 1800 };
+  const o = { scene: null, at: null, out: null, sets: [], orbit: null, pan: null, zoom: 1, render: 'auto', size: [1280, 800], timeout: 1800,
+              plotCursor: null, element: null };
   const pair = (a, v) => { const m = /^(-?[\d.]+),(-?[\d.]+)$/.exec(v); if (!m) die(`${a} ${v}: expected X,Y`); return [Number(m[1]), Number(m[2])]; };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
@@ -56,9 +60,11 @@ function parseArgs(argv) {
     else if (a === '--zoom') { o.zoom = Number(val()); if (!(o.zoom > 0)) die('--zoom: expected a factor > 0'); }
     else if (a === '--render') { o.render = val(); if (!['auto', 'full', 'fast'].includes(o.render)) die('--render: auto, full or fast'); }
     else if (a === '--size') o.size = pair(a, val());
+    else if (a === '--plot-cursor') { o.plotCursor = Number(val()); if (!Number.isFinite(o.plotCursor)) die('--plot-cursor: expected seconds'); }
+    else if (a === '--element') o.element = val();
     else if (a === '--timeout') { o.timeout = Number(val()); if (!(o.timeout > 0)) die('--timeout: expected seconds > 0'); }
     else if (a === '-h' || a === '--help') {
-      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 35).map(l => l.replace(/^\/\/ ?/, '')).join('\n'));
+      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 38).map(l => l.replace(/^\/\/ ?/, '')).join('\n'));
       process.exit(0);
     } else if (a.startsWith('-')) die(`unknown option ${a} (--help)`);
     else if (o.scene) die(`one scene only (got ${o.scene} and ${a})`);
@@ -78,7 +84,7 @@ function keepWorker() {
 }
 
 const snap = (page) => page.evaluate(() => {
-  const s = window.__suction;
+  const s = window.suctionDebug.snapshot();
   return { time: s.time, step: s.step, playing: s.playing, frames: s.frames, phase: s.phase, errors: s.errors, duration: s.duration,
            minPressure: s.minPressure, cavities: s.cavities, draws: s.render.draws };
 });
@@ -86,29 +92,29 @@ const snap = (page) => page.evaluate(() => {
 /** --set: a scene parameter through the panel, a pointer through the override message; waits for the reload. */
 async function applySet(page, name, value) {
   const marked = await page.evaluate(({ name, value }) => {
-    for (const inp of document.querySelectorAll('#scene-params input, #param-fields input')) inp.dataset.stale = '1';
+    // the controls panel (lil-gui, web/src/controls.js): scene parameters have data-key="param:NAME"
+    for (const inp of document.querySelectorAll('#controls input[data-key]')) inp.dataset.stale = '1';
     if (name.startsWith('/') || !Number.isFinite(Number(value)) || value.trim() === '') {
       const pointer = name.startsWith('/') ? name : `/parameters/${name}`;
       window.__pictureWorker.postMessage({ type: 'override', list: [[pointer, value]] });
       return { how: 'override', pointer };
     }
-    const index = [...document.querySelectorAll('#scene-params label')].findIndex(l => l.firstChild && l.firstChild.textContent.trim() === name);
-    if (index < 0) return { error: `no scene parameter '${name}' (the panel has: ${[...document.querySelectorAll('#scene-params label')].map(l => l.firstChild.textContent.trim()).join(', ') || 'none'}); use /POINTER=VALUE for other values` };
-    return { how: 'panel', index };
+    const keys = [...document.querySelectorAll('#controls input[data-key^="param:"]')].map(i => i.dataset.key.slice(6));
+    if (!keys.includes(name)) return { error: `no scene parameter '${name}' (the panel has: ${keys.join(', ') || 'none'}); use /POINTER=VALUE for other values` };
+    return { how: 'panel' };
   }, { name, value });
   if (marked.error) throw new Error(marked.error);
   if (marked.how === 'panel') {
-    const input = page.locator('#scene-params label').nth(marked.index).locator('input');
-    await input.fill(value);
+    await page.fill(`#controls input[data-key="param:${name}"]`, value);
     await page.click('#apply');
   }
   log(`--set ${name}=${value} (${marked.how === 'panel' ? 'the scene parameters panel, apply' : `override ${marked.pointer}`})`);
   // the page rebuilds the panels on the worker's `loaded`; an override error shows in the banner
-  await page.waitForFunction(() => !document.querySelector('#scene-params input[data-stale], #param-fields input[data-stale]') ||
-                                   window.__suction.errors.length > 0, null, { timeout: 180000, polling: 200 });
+  await page.waitForFunction(() => !document.querySelector('#controls input[data-stale]') ||
+                                   window.suctionDebug.snapshot().errors.length > 0, null, { timeout: 180000, polling: 200 });
   const s = await snap(page);
   if (s.errors.length) throw new Error(`--set ${name}=${value}: ${s.errors.join(' | ')}`);
-  await page.waitForFunction((f) => window.__suction.frames > f, s.frames, { timeout: 60000, polling: 200 }).catch(() => {});
+  await page.waitForFunction((f) => window.suctionDebug.snapshot().frames > f, s.frames, { timeout: 60000, polling: 200 }).catch(() => {});
 }
 
 /** Moves the camera with real mouse events on the 3D view (OrbitControls). */
@@ -190,7 +196,7 @@ async function main() {
         if (now - lastReport > 30000) { lastReport = now; log(`t = ${s.time.toFixed(3)} s (step ${s.step}), ${(rate || 0).toFixed(3)} simulated s per s`); }
       }
       if (s.playing) await page.click('#play');   // pause
-      await page.waitForFunction(() => !window.__suction.playing, null, { timeout: 60000, polling: 100 });
+      await page.waitForFunction(() => !window.suctionDebug.snapshot().playing, null, { timeout: 60000, polling: 100 });
       await page.waitForTimeout(500);              // the frame of the last step
       s = await snap(page);
       check(s);
@@ -200,7 +206,7 @@ async function main() {
     while (dt !== null && s.time < target - dt / 2) {
       const before = s.step;
       await page.click('#step');
-      await page.waitForFunction((n) => window.__suction.step > n || window.__suction.errors.length > 0, before, { timeout: 120000, polling: 100 });
+      await page.waitForFunction((n) => window.suctionDebug.snapshot().step > n || window.suctionDebug.snapshot().errors.length > 0, before, { timeout: 120000, polling: 100 });
       s = await snap(page);
       check(s);
     }
@@ -208,12 +214,21 @@ async function main() {
     await page.evaluate(() => { window.scrollTo(0, 0); for (const el of document.querySelectorAll('*')) if (el.scrollTop > 0) el.scrollTop = 0; });
     // the view is drawn on change: wait for two drawings after the last frame
     const draws = s.draws;
-    await page.waitForFunction((n) => window.__suction.render.draws >= n + 2, draws, { timeout: 10000, polling: 100 }).catch(() => {});
+    await page.waitForFunction((n) => window.suctionDebug.snapshot().render.draws >= n + 2, draws, { timeout: 10000, polling: 100 }).catch(() => {});
     await page.waitForTimeout(300);
     s = await snap(page);
     check(s);
+    if (o.plotCursor !== null) {   // the mouse over the pressure plot (uPlot) at that time
+      await page.locator('#plot-pressure').scrollIntoViewIfNeeded();
+      const P = await page.evaluate(() => window.suctionDebug.snapshot().plots);
+      if (!P.pressureArea || !(P.xMax > P.xMin)) throw new Error('--plot-cursor: the plots are not drawn');
+      const x = P.pressureArea.left + (o.plotCursor - P.xMin) / (P.xMax - P.xMin) * P.pressureArea.width;
+      await page.mouse.move(x, P.pressureArea.top + P.pressureArea.height / 2, { steps: 4 });
+      await page.waitForTimeout(300);
+    }
     fs.mkdirSync(path.dirname(path.resolve(o.out)), { recursive: true });
-    await page.screenshot({ path: o.out });
+    if (o.element) await page.locator(o.element).screenshot({ path: o.out });
+    else await page.screenshot({ path: o.out });
     const p = s.minPressure === null ? 'no active cavity' : `lowest cavity pressure ${(s.minPressure / 1e3).toFixed(2)} kPa (${s.cavities} cavities)`;
     console.log(`${o.out}: ${o.scene} at t = ${s.time.toFixed(3)} s (step ${s.step}), phase ${s.phase}, ${p}`);
     return 0;

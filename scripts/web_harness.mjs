@@ -85,16 +85,16 @@ export async function launchChromium(chromium, executablePath, { viewport = { wi
 
 /**
  * Opens `${base}?scene=SCENE` (plus `query`, e.g. 'render=full') in `page` and waits until the
- * page has loaded the scene with the wasm backend and received a frame (window.__suction).
+ * page has loaded the scene with the wasm backend and received a frame (window.suctionDebug.snapshot()).
  * Resolves the snapshot's { scene, backend, duration, version }; throws on a load error, a page
  * that is not cross-origin isolated, or another backend.
  */
 export async function openScene(page, base, scene, { query = '', timeoutMs = 180000 } = {}) {
   await page.goto(`${base}?scene=${encodeURIComponent(scene)}${query ? `&${query}` : ''}`, { waitUntil: 'load' });
   if (!await page.evaluate(() => window.crossOriginIsolated === true)) throw new Error('the page is not cross-origin isolated (serve.mjs headers?)');
-  await page.waitForFunction(() => { const s = window.__suction; return (s.loaded && s.frames > 0) || s.errors.some(e => !e.startsWith('backend')); },
+  await page.waitForFunction(() => { const s = window.suctionDebug.snapshot(); return (s.loaded && s.frames > 0) || s.errors.some(e => !e.startsWith('backend')); },
                              null, { timeout: timeoutMs, polling: 250 });
-  const s = await page.evaluate(() => { const s = window.__suction; return { scene: s.scene, errors: s.errors, backend: s.backend, duration: s.duration, version: s.version }; });
+  const s = await page.evaluate(() => { const s = window.suctionDebug.snapshot(); return { scene: s.scene, errors: s.errors, backend: s.backend, duration: s.duration, version: s.version }; });
   if (s.errors.length) throw new Error(`loading ${scene}: ${s.errors.join(' | ')}`);
   if (s.scene !== scene) throw new Error(`the page loaded '${s.scene}', not '${scene}'`);
   if (s.backend !== 'wasm') throw new Error(`backend is ${s.backend}, not wasm`);

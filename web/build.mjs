@@ -2,6 +2,10 @@
 // Assembles the static site build/web/ (what scripts/serve.mjs serves, and only that):
 //   index.html, style.css, src/*.js       the app (web/)
 //   lib/three/three.module.js, three.core.js, addons/controls/OrbitControls.js   (web/node_modules/three)
+//   lib/uplot/uPlot.esm.js, uPlot.min.css   the plots (web/node_modules/uplot)
+//   lib/lil-gui/lil-gui.esm.js              the controls panel (web/node_modules/lil-gui)
+//   lib/stats.js/stats.module.js            the frame-rate meter (web/node_modules/stats.js, see below)
+//   lib/<name>/LICENSE*                     each library's licence, as shipped
 //   wasm/*                                the wasm module from build/wasm-web/wasm/ (make wasm-web)
 //   mock/mock_simulator.js                the JS mock, only with --with-mock (development: ?backend=mock)
 //   scenes/*.json + scenes/index.json     the CLI's scenes and a generated list of them
@@ -44,6 +48,25 @@ for (const f of ['three.module.js', 'three.core.js']) {
 }
 copy(path.join(three, 'examples', 'jsm', 'controls', 'OrbitControls.js'), path.join(out, 'lib', 'three', 'addons', 'controls', 'OrbitControls.js'));
 copy(path.join(three, 'LICENSE'), path.join(out, 'lib', 'three', 'LICENSE'));
+
+// the other libraries (versions pinned exactly in package.json / package-lock.json), each with its licence
+function lib(name, files) {
+  const dir = path.join(webDir, 'node_modules', name);
+  if (!fs.existsSync(dir)) { console.error(`web/build.mjs: ${dir} is missing: run 'make web' (npm ci in web/)`); process.exit(1); }
+  for (const [src, dst] of files) copy(path.join(dir, src), path.join(out, 'lib', name, dst));
+  for (const f of fs.readdirSync(dir).filter(f => /^licen[cs]e/i.test(f))) copy(path.join(dir, f), path.join(out, 'lib', name, f));
+}
+lib('uplot', [['dist/uPlot.esm.js', 'uPlot.esm.js'], ['dist/uPlot.min.css', 'uPlot.min.css']]);
+lib('lil-gui', [['dist/lil-gui.esm.js', 'lil-gui.esm.js']]);
+// stats.js 1.0.0 ships no ES module (src/Stats.js and build/stats.min.js are classic scripts:
+// `var Stats = function () {...}`, module.exports only under CommonJS). Its source with
+// `export default Stats;` appended is one: in a module `var Stats` stays module-local and the
+// `typeof module === 'object'` branch is skipped. Done here rather than with a classic <script>
+// tag so the page has no global and imports it like the others (the import map in index.html).
+lib('stats.js', []);
+fs.writeFileSync(path.join(out, 'lib', 'stats.js', 'stats.module.js'),
+  '// stats.js 1.0.0 (web/node_modules/stats.js/src/Stats.js), made an ES module by web/build.mjs\n' +
+  fs.readFileSync(path.join(webDir, 'node_modules', 'stats.js', 'src', 'Stats.js'), 'utf8') + '\nexport default Stats;\n');
 
 // the wasm module (ES6 factory createSuction + .wasm + pthread .worker.js)
 let wasmFiles = [];

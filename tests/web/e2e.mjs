@@ -88,11 +88,11 @@ async function main() {
     const url = `${base}?scene=${encodeURIComponent(SCENE)}${BACKEND === 'mock' ? '&backend=mock' : ''}`;
     log(`open ${url}`);
     await page.goto(url, { waitUntil: 'load' });
-    const S = () => page.evaluate(() => window.__suction);
+    const S = () => page.evaluate(() => window.suctionDebug.snapshot());
     must(await page.evaluate(() => window.crossOriginIsolated === true), 'crossOriginIsolated === true');
 
     // the scene loads (or an error is shown)
-    await page.waitForFunction(() => { const s = window.__suction; return (s.loaded && s.frames > 0) || s.errors.some(e => !e.startsWith('backend')); },
+    await page.waitForFunction(() => { const s = window.suctionDebug.snapshot(); return (s.loaded && s.frames > 0) || s.errors.some(e => !e.startsWith('backend')); },
                                null, { timeout: 180000, polling: 250 });
     let s = await S();
     const allowed = process.env.E2E_ALLOW_ERRORS ? new RegExp(process.env.E2E_ALLOW_ERRORS) : null;
@@ -114,17 +114,31 @@ async function main() {
     check(s.quality === 'interactive', 'the page opens at interactive quality', `${s.quality}, dt ${s.dt}`);
     const dtInteractive = s.dt;
     await page.selectOption('#quality', 'reference');
-    await page.waitForFunction(() => window.__suction.quality === 'reference', null, { timeout: 60000, polling: 100 });
+    await page.waitForFunction(() => window.suctionDebug.snapshot().quality === 'reference', null, { timeout: 60000, polling: 100 });
     s = await S();
     check(s.quality === 'reference' && s.step === 0 && s.dt <= dtInteractive, 'the quality selector rebuilds the scene at reference quality',
           `dt ${s.dt} (interactive ${dtInteractive}), step ${s.step}`);
     await page.selectOption('#quality', 'interactive');
-    await page.waitForFunction(() => window.__suction.quality === 'interactive', null, { timeout: 60000, polling: 100 });
+    await page.waitForFunction(() => window.suctionDebug.snapshot().quality === 'interactive', null, { timeout: 60000, polling: 100 });
     s = await S();
     summary.quality = s.quality; summary.dt = s.dt;
     await page.waitForTimeout(500);
     await shot(page, 'loaded');
     const checksum0 = s.positionsChecksum;
+
+    // the controls panel is lil-gui's: its "wireframe" toggle (a lil-gui boolean controller,
+    // checkbox #show-wire) turns every body's material to wireframe and back
+    check(await page.locator('#controls .lil-gui').count() > 0, 'the controls panel is a lil-gui panel');
+    check(!s.view.wireframe && !s.controls.show.wireframe, 'the bodies start solid');
+    await page.click('#show-wire');
+    await page.waitForFunction(() => window.suctionDebug.snapshot().view.wireframe, null, { timeout: 10000, polling: 100 }).catch(() => {});
+    s = await S();
+    check(s.view.wireframe && s.controls.show.wireframe, 'the lil-gui wireframe toggle draws every body as wireframe',
+          `view ${s.view.wireframe}, control ${s.controls.show.wireframe}`);
+    await page.click('#show-wire');
+    await page.waitForFunction(() => !window.suctionDebug.snapshot().view.wireframe, null, { timeout: 10000, polling: 100 }).catch(() => {});
+    s = await S();
+    check(!s.view.wireframe && !s.controls.show.wireframe, 'toggled again: solid bodies');
 
     // drawing: auto picks fast on a software renderer (SwiftShader here), and a paused page with
     // nothing changing draws about once a second, not at every animation frame
@@ -148,7 +162,7 @@ async function main() {
     await page.selectOption('#speed-mode', 'realtime');
     await page.fill('#speed', process.env.E2E_SPEED || '1');
     await page.click('#play');
-    await page.waitForFunction(() => window.__suction.step > 0, null, { timeout: 120000, polling: 200 });
+    await page.waitForFunction(() => window.suctionDebug.snapshot().step > 0, null, { timeout: 120000, polling: 200 });
     s = await S();
     check(s.step > 0, 'steps advance after play', `step ${s.step}`);
     // the page counts, per frame, cavities, cavity meshes, phases and the lowest pressure
@@ -196,15 +210,22 @@ async function main() {
     if (sawCavity && s.cavities > 0 && BACKEND === 'wasm') {
       const leak = 0.05, stepBefore = s.step;
       if (!s.playing) await page.click('#play');
-      await page.fill('input[data-key="leak_rate"]', String(leak));
-      await page.click('#apply');
+      // the leak field is a lil-gui text controller (data-key from src/scene_params.js); apply is its button
+      const leakInput = '#controls .lil-gui input[data-key="leak_rate"]';
+      must(await page.locator(leakInput).count() === 1, 'the controls panel has the leak rate field',
+           `fields: ${s.controls.fields.map(f => f.key).join(', ') || 'none'}`);
+      await page.fill(leakInput, String(leak));
+      await page.click('#controls .lil-gui button#apply');
       await page.waitForFunction(() => /changed live at t = /.test(document.getElementById('banner-text').textContent),
                                  null, { timeout: 60000, polling: 100 });
       const note = await page.textContent('#banner-text');
       const tTuned = Number(/changed live at t = ([0-9.]+)/.exec(note)[1]);
       s = await S();
       check(s.step >= stepBefore, 'a live change does not restart the scene', `step ${stepBefore} -> ${s.step}: ${note}`);
-      await page.waitForFunction((t) => window.__suction.time > t + 0.15 || window.__suction.cavities === 0, tTuned,
+      const leakField = s.controls.fields.find(f => f.key === 'leak_rate');
+      check(leakField && Number(leakField.value) === leak && Number(leakField.initial) === leak,
+            'the lil-gui leak field holds the running value after the live change', JSON.stringify(leakField));
+      await page.waitForFunction((t) => window.suctionDebug.snapshot().time > t + 0.15 || window.suctionDebug.snapshot().cavities === 0, tTuned,
                                  { timeout: 120000, polling: 100 });
       s = await S();
       const after = s.samples.filter(x => x.t > tTuned + 1e-9 && x.cavities.length === 1 && !x.cavities[0].dormant);
@@ -217,13 +238,18 @@ async function main() {
       } else check(false, 'samples of the sealed cup after the live change', `${after.length} samples after t = ${tTuned}`);
     }
 
+    // the plots (uPlot): paused, the cursor over the pressure plot; its legend reads the sample
+    // under it (time and pressure, as plotted); a drag zooms (the CSV then holds the rows shown),
+    // a double-click shows everything again; PNG export
+    if (sawCavity) await checkPlots(page, S);
+
     // drag the cup by its handle with real mouse events
     s = await S();
     if (s.drivers.length === 0) {
       log(`note: scene '${SCENE}' has no driver: dragging not tested`);
     } else {
       if (!s.playing) await page.click('#play');   // keep stepping (past the scene's end if needed)
-      await page.waitForFunction(() => window.__suction.grabPoint !== null, null, { timeout: 60000, polling: 200 });
+      await page.waitForFunction(() => window.suctionDebug.snapshot().grabPoint !== null, null, { timeout: 60000, polling: 200 });
       s = await S();
       const g = s.grabPoint, before = s.positionsChecksum, off0 = s.driverOffsets[0] || [0, 0, 0];
       log(`grab at (${g.x.toFixed(0)}, ${g.y.toFixed(0)})`);
@@ -251,11 +277,96 @@ async function main() {
     check(consoleErrors.length === 0, 'no console error', consoleErrors.slice(0, 5).join(' | '));
     check(pageErrors.length === 0, 'no page error', pageErrors.slice(0, 5).join(' | '));
     await page.click('#play').catch(() => {});
+
+    // a scene file of the user's with a mistyped key ("open…"): rejected by the real reader,
+    // the banner names the key's JSON pointer and the key it resembles, as the CLI does
+    if (BACKEND === 'wasm') {
+      const doc = JSON.parse(fs.readFileSync(path.join(root, 'scenes', `${SCENE}.json`), 'utf8'));
+      doc.settings = doc.settings || {};
+      doc.settings.cavity = Object.assign({}, doc.settings.cavity, { leak_rat: 0.1 });
+      await page.setInputFiles('#scene-file', { name: 'typo.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+      const shown = await page.waitForFunction(() => !document.getElementById('banner').hidden &&
+        /leak_rat/.test(document.getElementById('banner-text').textContent), null, { timeout: 60000, polling: 200 })
+        .then(() => page.textContent('#banner-text')).catch(() => '');
+      check(shown.includes("/settings/cavity/leak_rat: unknown key; did you mean 'leak_rate'?"),
+            'a scene file with a mistyped key is rejected with its pointer in the page', shown.slice(0, 200));
+      s = await S();
+      check(!s.loaded, 'the rejected scene is not loaded');
+    }
   } finally {
     if (context) await context.close().catch(() => {});
     server.kill('SIGTERM');
     fs.rmSync(userDataDir, { recursive: true, force: true });
   }
+}
+
+async function checkPlots(page, S) {
+  // pause (the scene may reach its end just as #play is pressed, which then plays on: check again)
+  let s = await S();
+  for (let i = 0; i < 10 && (i === 0 || s.playing); ++i) {
+    if (s.playing) await page.click('#play');
+    await page.waitForTimeout(500);   // the last frame, and the plots' last redraw (at most 10 a second)
+    s = await S();
+  }
+  if (!check(!s.playing, 'paused for the plot checks')) return;
+  await page.locator('#plot-pressure').scrollIntoViewIfNeeded();
+  await page.waitForTimeout(100);
+  s = await S();
+  const P = s.plots, area = P.pressureArea;
+  log(`plots: paused at t = ${s.time.toFixed(3)} s (playing ${s.playing}), ${P.samples} samples, span ${P.xMin} .. ${P.xMax}`);
+  if (!check(area && P.samples > 0 && P.xMax > P.xMin, 'the uPlot plots are drawn', JSON.stringify(P))) return;
+  check(P.series.some(x => /^P #\d+ \[kPa\]$/.test(x)) && P.series.includes('holding force [N]'), 'the plots show pressure per cavity and the holding force', P.series.join(', '));
+  // a sample of the last ones with an active cavity: the cursor goes to its time
+  const cands = s.samples.filter(x => x.cavities.some(c => !c.dormant));
+  if (!check(cands.length > 0, 'samples with an active cavity to read back')) return;
+  const sucking = cands.filter(x => x.cavities.some(c => !c.dormant && c.pressure < s.pAtm - 100));   // a reading that is not P_atm
+  const pool = sucking.length ? sucking : cands;
+  const target = pool[Math.floor(pool.length / 2)];
+  const x = area.left + (target.t - P.xMin) / (P.xMax - P.xMin) * area.width, y = area.top + area.height / 2;
+  await page.mouse.move(x - 20, y);
+  await page.mouse.move(x, y, { steps: 4 });
+  await page.waitForTimeout(200);
+  s = await S();
+  const legend = await page.$$eval('#plot-pressure .u-legend .u-series', rows => rows.map(r => ({
+    label: (r.querySelector('.u-label') || {}).textContent || '', value: (r.querySelector('.u-value') || {}).textContent || '' })));
+  const cur = s.plots.cursor;
+  log(`plots: cursor at x = ${x.toFixed(0)} px for t = ${target.t}: ${JSON.stringify(cur)}, t = ${s.time.toFixed(3)} s, span ${s.plots.xMin} .. ${s.plots.xMax}`);
+  const tRow = legend[0], pRow = legend.find(r => /^P #\d+/.test(r.label));
+  if (!check(cur && tRow && pRow, 'the uPlot cursor is over the pressure plot', JSON.stringify({ cur, legend }))) return;
+  const sample = s.samples.find(x => x.t === cur.t);
+  const id = Number(/^P #(\d+)/.exec(pRow.label)[1]);
+  const cav = sample && sample.cavities.find(c => c.id === id && !c.dormant);
+  const tShown = Number(tRow.value), pShown = Number(pRow.value);
+  check(sample && Math.abs(tShown - cur.t) <= 0.5e-4 + 1e-12 && Math.abs(cur.t - target.t) < 0.02 * (P.xMax - P.xMin),
+        'the legend shows the time of the sample under the cursor', `legend t = ${tRow.value} s, sample t = ${cur.t}, aimed at ${target.t}`);
+  check(cav && Math.abs(pShown - cav.pressure / 1e3) <= 0.5e-3 + 1e-9,
+        'the legend\'s pressure is that sample\'s pressure (within its 3 decimals)',
+        `legend ${pRow.label} = ${pRow.value}, sample P = ${cav ? (cav.pressure / 1e3).toFixed(6) : 'none'} kPa at t = ${cur.t}`);
+  summary.cursorReadout = { t: tRow.value, label: pRow.label, value: pRow.value, sampleKPa: cav ? cav.pressure / 1e3 : null };
+  // zoom: drag across the middle third of the pressure plot
+  const x1 = area.left + area.width / 3, x2 = area.left + 2 * area.width / 3;
+  const span = [P.xMin + (P.xMax - P.xMin) / 3, P.xMin + 2 * (P.xMax - P.xMin) / 3];
+  await page.mouse.move(x1, y); await page.mouse.down(); await page.mouse.move(x2, y, { steps: 6 }); await page.mouse.up();
+  await page.waitForTimeout(300);
+  s = await S();
+  const tol = 0.02 * (P.xMax - P.xMin);
+  check(s.plots.zoomed && Math.abs(s.plots.xMin - span[0]) < tol && Math.abs(s.plots.xMax - span[1]) < tol,
+        'dragging across a plot zooms to that time span', `${s.plots.xMin} .. ${s.plots.xMax}, dragged ${span[0].toFixed(3)} .. ${span[1].toFixed(3)}`);
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), page.click('#plot-csv')]);
+  const csv = fs.readFileSync(await dl.path(), 'utf8').trim().split('\n');
+  const times = csv.slice(1).map(l => Number(l.split(',')[0]));
+  check(/^t \[s\],P #\d+ \[kPa\],/.test(csv[0]) && csv.length - 1 === s.plots.shown && times.length > 0 &&
+        times.every(t => t >= s.plots.xMin - 1e-9 && t <= s.plots.xMax + 1e-9),
+        'CSV export: the header with units, the time first, one row per sample shown', `${csv.length - 1} rows, ${s.plots.shown} shown; ${csv[0]}`);
+  await page.dblclick('#plot-pressure .u-over');
+  await page.waitForTimeout(300);
+  s = await S();
+  check(!s.plots.zoomed && s.plots.xMin <= 0 && s.plots.xMax >= s.duration - 1e-9, 'a double-click shows the whole time span again',
+        `${s.plots.xMin} .. ${s.plots.xMax}`);
+  const [png] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), page.click('#plot-png')]);
+  const head = fs.readFileSync(await png.path()).subarray(0, 8);
+  check(head.equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), 'PNG export: a PNG file', png.suggestedFilename());
+  await page.mouse.move(5, 5);
 }
 
 async function shot(page, name) {

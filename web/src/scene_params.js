@@ -1,5 +1,5 @@
-// The parameter panel's model: which JSON pointers of a scene the panel edits (pure; tested in
-// web/test/scene_params.test.mjs). Everything is applied through Simulator.setOverride, whose
+// The parameter panel's model: which JSON pointers of a scene the panel edits, as the scene
+// schema's "x-page" annotations declare them (pure; tested in web/test/scene_params.test.mjs). Everything is applied through Simulator.setOverride, whose
 // syntax is the CLI's --set (docs/scene-format.md, "Overrides").
 
 /** Escapes one JSON-pointer token (RFC 6901). */
@@ -40,33 +40,63 @@ export function findCupMaterial(scene, drivenBodyNames = []) {
   return null;
 }
 
-/**
- * The editable fields: [{ key, label, unit, pointer, value, scale, doc }] where `value` is what
- * the scene holds (a number, an '=expression' string, or undefined for a default), and
- * `scale` converts the displayed number to the scene's SI value.
- */
-export function editableFields(scene, drivenBodyNames = []) {
-  const fields = [];
-  const mat = findCupMaterial(scene, drivenBodyNames);
-  if (mat !== null) {
-    const base = `/materials/${escapePointerToken(mat)}`;
-    fields.push(
-      { key: 'young', label: `Young's modulus (${mat})`, unit: 'MPa', scale: 1e6, pointer: `${base}/young`,
-        doc: 'stiffness of the cup material' },
-      { key: 'poisson', label: `Poisson ratio (${mat})`, unit: '', scale: 1, pointer: `${base}/poisson`,
-        doc: 'how much the material bulges sideways when squeezed (0 to <0.5)' },
-      { key: 'friction', label: `friction (${mat})`, unit: '', scale: 1, pointer: `${base}/friction`,
-        doc: 'Coulomb friction coefficient of the cup' });
+/** The schema node a local "$ref" ("#/$defs/NAME") names (its siblings, a description, are the caller's). */
+function deref(schema, node) {
+  for (let guard = 0; guard < 16 && node && node.$ref; ++guard) {
+    node = getPointer(schema, node.$ref.slice(1));
   }
-  fields.push(
-    { key: 'leak_rate', label: 'leak rate', unit: '', scale: 1, pointer: '/settings/cavity/leak_rate',
-      doc: 'how fast air seeps back into a sealed cavity (settings.cavity.leak_rate)' },
-    { key: 'p_max', label: 'P_max', unit: 'kPa', scale: 1e3, pointer: '/settings/cavity/p_max',
-      doc: 'the highest cavity pressure: above it air escapes under the lip' },
-    { key: 'sealing_distance', label: 'sealing distance', unit: 'mm', scale: 1e-3, pointer: '/settings/cavity/sealing_distance',
-      doc: 'how close the lip must come to the surface to seal' },
-    { key: 'dt', label: 'time step', unit: 'ms', scale: 1e-3, pointer: '/settings/dt',
-      doc: 'simulated time per step' });
+  return node;
+}
+
+/**
+ * The page's editable fields, as the scene schema (scenes/schema/scene.schema.json) declares
+ * them: every property with an "x-page" annotation {label, unit, scale, order}, found by walking
+ * the schema's properties.  The map of materials is entered as the cup's material: the pointer
+ * then holds "{material}".  Returns [{ key, label, unit, scale, template, doc, min, max }]
+ * in "order"; min and max are the schema's bounds in SI units (exclusive bounds included).
+ */
+export function schemaPageFields(schema) {
+  const out = [];
+  const walk = (node, pointer, depth) => {
+    node = deref(schema, node);
+    if (!node || typeof node !== 'object' || depth > 12) return;
+    for (const [key, prop0] of Object.entries(node.properties || {})) {
+      const prop = prop0 || {};
+      const at = `${pointer}/${escapePointerToken(key)}`;
+      if (prop['x-page']) {
+        const p = prop['x-page'];
+        const lo = prop.minimum ?? prop.exclusiveMinimum;
+        const hi = prop.maximum ?? prop.exclusiveMaximum;
+        out.push({ key: p.key || key, label: p.label || key, unit: p.unit ?? (prop['x-unit'] || ''),
+                   scale: p.scale ?? 1, template: at, doc: prop.description || '', order: p.order ?? 0,
+                   ...(lo !== undefined ? { min: lo } : {}), ...(hi !== undefined ? { max: hi } : {}) });
+      }
+      walk(prop, at, depth + 1);
+    }
+    if (pointer === '/materials' && node.additionalProperties) walk(node.additionalProperties, `${pointer}/{material}`, depth + 1);
+  };
+  walk(schema, '', 0);
+  return out.sort((a, b) => a.order - b.order);
+}
+
+/**
+ * The editable fields of a scene: [{ key, label, unit, pointer, value, scale, doc, min, max }]
+ * where `value` is what the scene holds (a number, an '=expression' string, or undefined for a
+ * default), and `scale` converts the displayed number to the scene's SI value.  Which fields,
+ * their labels, units, bounds and documentation come from the scene schema (schemaPageFields);
+ * the material fields are those of the cup's material (findCupMaterial), left out without one.
+ */
+export function editableFields(scene, drivenBodyNames = [], schema) {
+  if (!schema || typeof schema !== 'object') throw new Error('editableFields: the scene schema is needed (scenes/schema/scene.schema.json)');
+  const mat = findCupMaterial(scene, drivenBodyNames);
+  const fields = [];
+  for (const f of schemaPageFields(schema)) {
+    const { template, order, ...rest } = f;
+    if (template.includes('{material}')) {
+      if (mat === null) continue;
+      fields.push({ ...rest, label: `${f.label} (${mat})`, pointer: template.replace('{material}', escapePointerToken(mat)) });
+    } else fields.push({ ...rest, pointer: template });
+  }
   for (const f of fields) f.value = getPointer(scene, f.pointer);
   return fields;
 }

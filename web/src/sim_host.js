@@ -1,6 +1,8 @@
 // The simulation side of the page: owns a wasm Simulator (docs/wasm-api.md, docs/web.md)
 // and turns commands into steps and steps into frame messages. No DOM: it runs
 // in the Web Worker (web/src/worker.js) and under node with a mock (web/test/sim_host.test.mjs).
+// Its messages, both ways, are those of src/messages.js.
+import { TO_WORKER, FROM_WORKER, message, dispatch, checkHandlers, isMessage } from './messages.js';
 
 const now = () => (globalThis.performance ? performance.now() : Date.now());
 
@@ -40,29 +42,41 @@ export class SimHost {
     if (typeof this.sim.setQuality === 'function' && !this.sim.setQuality(quality)) this.quality = quality;
   }
 
-  // ---- commands (from the page) ----------------------------------------------------------
-  handle(msg) {
-    switch (msg.type) {
-      case 'load': return this.load(msg.text, msg.baseDir || '', msg.name);
-      case 'play': this.playing = true; this.lastTickWall = null; this.simDebt = 0; this.rtfWindow = []; this.status(); this.schedule(); return;
-      case 'pause': this.playing = false; this.status(); return;
-      case 'step': this.runSteps(Math.max(1, msg.n | 0), Infinity); this.dirty = true; this.maybeFrame(); return;
-      case 'reset': this.reset(); return;
-      case 'speed':
+  // ---- commands (from the page: src/messages.js TO_WORKER; 'init' is the worker's own) --------
+  /** The handler of each command, made once (every type of TO_WORKER but init). */
+  get commands() {
+    if (this._commands) return this._commands;
+    this._commands = checkHandlers(TO_WORKER, {
+      load: (msg) => this.load(msg.text, msg.baseDir || '', msg.name),
+      play: () => { this.playing = true; this.lastTickWall = null; this.simDebt = 0; this.rtfWindow = []; this.status(); this.schedule(); },
+      pause: () => { this.playing = false; this.status(); },
+      step: (msg) => { this.runSteps(Math.max(1, msg.n | 0), Infinity); this.dirty = true; this.maybeFrame(); },
+      reset: () => this.reset(),
+      speed: (msg) => {
         if (msg.mode) this.mode = msg.mode;
         if (msg.stepsPerFrame) this.stepsPerFrame = Math.max(1, msg.stepsPerFrame | 0);
         if (msg.timeFactor) this.timeFactor = Math.max(1e-4, +msg.timeFactor);
-        this.simDebt = 0; this.rtfWindow = []; return;
-      case 'override': return this.override(msg.list);
-      case 'quality': return this.setQuality(msg.name);
-      case 'drag': this.drag.set(msg.driver, { target: msg.target.slice(0, 3) }); return;
-      case 'dragSpeed': this.dragSpeed = +msg.value; return;
-      case 'ack': this.frameWanted = true; this.maybeFrame(); if (this.playing) this.schedule(); return;
-      default: this.error('worker', `unknown command '${msg.type}'`);
-    }
+        this.simDebt = 0; this.rtfWindow = [];
+      },
+      override: (msg) => this.override(msg.list),
+      quality: (msg) => this.setQuality(msg.name),
+      drag: (msg) => { this.drag.set(msg.driver, { target: msg.target.slice(0, 3) }); },
+      dragSpeed: (msg) => { this.dragSpeed = +msg.value; },
+      ack: () => { this.frameWanted = true; this.maybeFrame(); if (this.playing) this.schedule(); },
+    }, ['init']);
+    return this._commands;
   }
 
-  error(where, message) { this.post({ type: 'error', where, message: String(message) }); }
+  /** Runs one command; an unknown one (or 'init', the worker's own) is reported as an error. */
+  handle(msg) {
+    if (!isMessage(TO_WORKER, msg) || msg.type === 'init') { this.error('worker', `unknown command '${msg && msg.type}'`); return undefined; }
+    return dispatch(TO_WORKER, this.commands, msg);
+  }
+
+  /** Posts the message `type` of FROM_WORKER (src/messages.js). */
+  send(type, fields = {}, transfer = []) { this.post(message(FROM_WORKER, type, fields), transfer); }
+
+  error(where, text) { this.send('error', { where, message: String(text) }); }
 
   /**
    * Calls an optional query (probes, profile, ...); a failure is reported once per query (per
@@ -78,7 +92,7 @@ export class SimHost {
       return fallback;
     }
   }
-  status() { this.post({ type: 'status', playing: this.playing }); }
+  status() { this.send('status', { playing: this.playing }); }
 
   load(text, baseDir, name) {
     this.playing = false;
@@ -108,13 +122,13 @@ export class SimHost {
         if (err && /cannot change while the simulation runs/.test(err)) { restart = err; break; }
         if (err) {
           this.error('override', `${pointer} = ${value}: ${err}`);
-          this.post({ type: 'overridden', applied, requested: list.length, live: true, time: this.sim.time() });
+          this.send('overridden', { applied, requested: list.length, live: true, time: this.sim.time() });
           return;
         }
         applied.push([pointer, value]);
       }
       if (i === list.length) {
-        this.post({ type: 'overridden', applied, requested: list.length, live: true, time: this.sim.time(), dt: this.sim.dt() });
+        this.send('overridden', { applied, requested: list.length, live: true, time: this.sim.time(), dt: this.sim.dt() });
         this.dirty = true; this.frameWanted = true; this.maybeFrame();
         return;
       }
@@ -127,7 +141,7 @@ export class SimHost {
       if (err) { this.error('override', `${pointer} = ${value}: ${err}`); break; }
       applied.push([pointer, value]);
     }
-    this.post({ type: 'overridden', applied, requested: list.length, live: false, restart });
+    this.send('overridden', { applied, requested: list.length, live: false, restart });
     this.afterRebuild();
   }
 
@@ -149,7 +163,7 @@ export class SimHost {
     for (let k = 0; k < this.driverCount; ++k) this.sim.setDriverOffset(k, 0, 0, 0);
     this.drag.clear();
     this.samples = [];
-    this.post({ type: 'reset' });
+    this.send('reset');
     this.status();
     this.recordSample();
     this.dirty = true; this.frameWanted = true; this.maybeFrame();
@@ -170,7 +184,7 @@ export class SimHost {
     const drivers = [];
     for (let k = 0; k < this.driverCount; ++k) drivers.push({ name: s.driverName(k), body: s.driverBody(k) });
     const meta = {
-      type: 'loaded', backend: this.backend, version: this.M.version ? this.M.version() : '',
+      backend: this.backend, version: this.M.version ? this.M.version() : '',
       name: name ?? s.sceneName(), sceneName: s.sceneName(), description: s.sceneDescription(),
       dt: s.dt(), duration: s.duration(), quality: this.quality,
       qualityChanges: typeof s.qualityChanges === 'function' ? toArray(this.safe('qualityChanges', () => s.qualityChanges(), [])) : [], pAtm: s.pAtm(), gravity: s.gravity(), bodies, drivers,
@@ -178,7 +192,7 @@ export class SimHost {
                                                         unit: p.unit ?? '', doc: p.doc ?? '' })),
       probeNames: toArray(this.safe('probeNames', () => s.probeNames(), [])),
     };
-    this.post(meta, bodies.map(b => b.indices.buffer));
+    this.send('loaded', meta, bodies.map(b => b.indices.buffer));
     this.status();
     this.recordSample();
     this.dirty = true; this.frameWanted = true; this.maybeFrame();
@@ -251,7 +265,7 @@ export class SimHost {
       this.dirty = true;
       if (this.stopAtEnd && this.playing && this.sim.time() >= this.sim.duration() - 1e-9 &&
           this.sim.time() - dt < this.sim.duration() - 1e-9) {
-        this.playing = false; this.post({ type: 'end', time: this.sim.time() }); this.status();
+        this.playing = false; this.send('end', { time: this.sim.time() }); this.status();
         break;
       }
       if (now() - start > budgetMs && i + 1 < n) break;
@@ -330,12 +344,12 @@ export class SimHost {
                        'factorizations', 'cg_iterations']) {
       if (prof && prof[key] !== undefined) profile[key] = prof[key];
     }
-    const msg = {
-      type: 'frame', time: s.time(), step: s.stepCount(), playing: this.playing,
+    const msg = message(FROM_WORKER, 'frame', {
+      time: s.time(), step: s.stepCount(), playing: this.playing,
       bodies, cavities, contacts, contactCount: s.contactCount(), springs, drivers,
       probes: Array.from(this.safe('probeValues', () => s.probeValues(), [])), profile, samples: this.samples,
       rtf: this.realTimeFactor(),
-    };
+    });
     this.samples = [];
     return { msg, transfer };
   }

@@ -1,11 +1,14 @@
 // The simulation worker (a module worker): loads the wasm module, owns the Simulator through
-// SimHost, and talks to the page with messages (docs/web.md, "Messages").
+// SimHost, and talks to the page with the messages of src/messages.js (docs/web.md, "Messages").
+// `host` and the imported `SimHost` keep these names: bench/browser_soak.mjs appends code that uses them.
 import { SimHost } from './sim_host.js';
+import { TO_WORKER, FROM_WORKER, message, dispatch } from './messages.js';
 import { meshCacheFiles, meshFiles, meshPathIsLocal } from './mesh_files.js';
 
 let host = null;
 const queue = [];
 const post = (msg, transfer = []) => self.postMessage(msg, transfer);
+const send = (type, fields) => post(message(FROM_WORKER, type, fields));
 
 // Names the wasm module may have in build/web/wasm/ (js_api.md and the Makefile disagree on it).
 const MODULE_NAMES = ['suction_wasm.js', 'suction_web.js'];
@@ -46,12 +49,12 @@ async function init(backend) {
     // the compliance on up to 4 threads (the module starts 3 workers; same numbers for any count)
     const simThreads = M.setThreads && self.crossOriginIsolated === true
       ? M.setThreads(Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1))) : 1;
-    post({ type: 'ready', backend: host.backend, module: name, version: M.version ? M.version() : '',
-           crossOriginIsolated: self.crossOriginIsolated === true,
-           threads: typeof SharedArrayBuffer !== 'undefined', simThreads });
+    send('ready', { backend: host.backend, module: name, version: M.version ? M.version() : '',
+                    crossOriginIsolated: self.crossOriginIsolated === true,
+                    threads: typeof SharedArrayBuffer !== 'undefined', simThreads });
     while (queue.length) run(queue.shift());
   } catch (e) {
-    post({ type: 'error', where: 'init', message: String(e && e.message || e), fatal: true });
+    send('error', { where: 'init', message: String(e && e.message || e), fatal: true });
   }
 }
 
@@ -86,17 +89,18 @@ let chain = Promise.resolve();
 function run(msg) {
   chain = chain.then(async () => {
     try { host.handle(msg.type === 'load' ? await stageMeshFiles(msg) : msg); } catch (e) {
-      post({ type: 'error', where: msg.type, message: String(e && e.message || e) });
+      send('error', { where: msg.type, message: String(e && e.message || e) });
     }
   });
 }
 
+// init is the worker's; every other command goes to SimHost (queued until the module is ready)
+const forward = (msg) => { if (!host) queue.push(msg); else run(msg); };
+const handlers = Object.fromEntries(Object.keys(TO_WORKER).map(type => [type, forward]));
+handlers.init = (msg) => init(msg.backend);
 self.onmessage = (ev) => {
-  const msg = ev.data;
-  if (msg.type === 'init') { init(msg.backend); return; }
-  if (!host) { queue.push(msg); return; }
-  run(msg);
+  try { dispatch(TO_WORKER, handlers, ev.data); } catch (e) { send('error', { where: 'worker', message: String(e && e.message || e) }); }
 };
 
-self.addEventListener('error', (e) => post({ type: 'error', where: 'worker', message: String(e.message || e) }));
-self.addEventListener('unhandledrejection', (e) => post({ type: 'error', where: 'worker', message: String(e.reason && e.reason.message || e.reason) }));
+self.addEventListener('error', (e) => send('error', { where: 'worker', message: String(e.message || e) }));
+self.addEventListener('unhandledrejection', (e) => send('error', { where: 'worker', message: String(e.reason && e.reason.message || e.reason) }));

@@ -1,8 +1,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { RingBuffer, seriesOf, drawPlot } from '../src/plot.js';
+import { RingBuffer, columnsOf, csvOf, visibleRange, PANELS } from '../src/plot_data.js';
 
-test('ring buffer keeps the newest items in order', () => {
+test('ring buffer keeps the newest items in order, bounded', () => {
   const r = new RingBuffer(3);
   assert.equal(r.last(), undefined);
   for (let i = 1; i <= 5; ++i) r.push({ t: i });
@@ -14,24 +14,57 @@ test('ring buffer keeps the newest items in order', () => {
   assert.equal(r.length, 0);
 });
 
-test('series per cavity id, dormant skipped', () => {
-  const s = seriesOf([
-    { t: 0, force: 0, cavities: [] },
-    { t: 1, force: 2, hand: -1, cavities: [{ id: 3, pressure: 9e4, volume: 1e-6, air: 0.09 }, { id: 4, pressure: 1e5, volume: 2e-6, air: 0.2, dormant: true }] },
-    { t: 2, force: 3, hand: -2, cavities: [{ id: 3, pressure: 8e4, volume: 1.1e-6, air: 0.088 }] },
-  ]);
-  assert.deepEqual(s.t, [0, 1, 2]);
-  assert.deepEqual(s.force, [0, 2, 3]);
-  assert.deepEqual([...s.cavities.keys()], [3]);
-  assert.deepEqual(s.cavities.get(3).p, [9e4, 8e4]);
-  assert.deepEqual(s.cavities.get(3).t, [1, 2]);
+test('ring buffer memory stays bounded over many pushes', () => {
+  const r = new RingBuffer(100);
+  for (let i = 0; i < 100000; ++i) r.push({ t: i });
+  assert.equal(r.length, 100);
+  assert.equal(r.items.length, 100);
+  assert.equal(r.get(0).t, 99900);
+  assert.equal(r.last().t, 99999);
+  const a = r.toArray();
+  assert.equal(a.length, 100);
+  for (let i = 1; i < a.length; ++i) assert.equal(a[i].t - a[i - 1].t, 1);
 });
 
-test('drawPlot runs against a recording 2D context', () => {
-  const calls = [];
-  const ctx = new Proxy({}, { get: (o, k) => (k in o ? o[k] : (...a) => calls.push([k, a])), set: (o, k, v) => { o[k] = v; return true; } });
-  drawPlot(ctx, 400, 300, [{ t: 0, force: 0, cavities: [{ id: 0, pressure: 1e5, volume: 1e-6, air: 0.1 }] },
-                           { t: 0.1, force: 1, cavities: [{ id: 0, pressure: 9e4, volume: 1.1e-6, air: 0.1 }] }], { pAtm: 101325 });
-  assert.ok(calls.some(([k]) => k === 'lineTo'));
-  assert.ok(calls.some(([k, a]) => k === 'fillText' && /pressure/.test(a[0])));
+const SAMPLES = [
+  { t: 0, pAtm: 101325, force: 0, hand: NaN, cavities: [] },
+  { t: 0.001, pAtm: 101325, force: 2, hand: -1, cavities: [{ id: 3, pressure: 9e4, volume: 1e-6, air: 0.09 },
+                                                           { id: 4, pressure: 1e5, volume: 2e-6, air: 0.2, dormant: true }] },
+  { t: 0.002, pAtm: 101325, force: 3.5, hand: -2.25, cavities: [{ id: 3, pressure: 8e4, volume: 1.1e-6, air: 0.088 }] },
+];
+
+test('columns: one per plotted series, in the plots\' units, null where a cavity is dormant or absent', () => {
+  const c = columnsOf(SAMPLES);
+  assert.deepEqual(c.t, [0, 0.001, 0.002]);
+  assert.deepEqual(c.ids, [3]);   // 4 is only ever dormant
+  assert.deepEqual(c.series.map(s => [s.panel, s.label, s.unit]), [
+    ['pressure', 'P #3', 'kPa'], ['pressure', 'P_atm', 'kPa'], ['volume', 'V #3', 'cm³'], ['air', 'N #3', 'mJ'],
+    ['force', 'holding force', 'N'], ['force', 'driver z force', 'N']]);
+  assert.deepEqual(c.series[0].values, [null, 90, 80]);
+  assert.deepEqual(c.series[1].values, [101.325, 101.325, 101.325]);
+  assert.deepEqual(c.series[4].values, [0, 2, 3.5]);
+  assert.deepEqual(c.series[5].values, [null, -1, -2.25]);
+  assert.deepEqual(new Set(c.series.map(s => s.panel)), new Set(PANELS.map(p => p.key)));
+  // no driver: no driver series
+  assert.equal(columnsOf([{ t: 0, pAtm: 1e5, force: 0, cavities: [] }]).series.some(s => s.label === 'driver z force'), false);
+});
+
+test('CSV: a header with units, the time first, exact values, empty where there is none', () => {
+  const csv = csvOf(columnsOf(SAMPLES));
+  assert.equal(csv,
+    't [s],P #3 [kPa],P_atm [kPa],V #3 [cm³],N #3 [mJ],holding force [N],driver z force [N]\n' +
+    '0,,101.325,,,0,\n' +
+    '0.001,90,101.325,1,90,2,-1\n' +
+    '0.002,80,101.325,1.1,88,3.5,-2.25\n');
+});
+
+test('CSV of a zoomed span: only the rows shown', () => {
+  const cols = columnsOf(SAMPLES);
+  assert.deepEqual(visibleRange(cols.t, 0.0005, 0.0015), [1, 2]);
+  assert.deepEqual(visibleRange(cols.t), [0, 3]);
+  const lines = csvOf(cols, 0.0005, 0.0025).trim().split('\n');
+  assert.equal(lines.length, 3);
+  assert.match(lines[0], /^t \[s\],/);
+  assert.deepEqual(lines.slice(1).map(l => l.split(',')[0]), ['0.001', '0.002']);
+  assert.equal(csvOf(cols, 1, 2).trim().split('\n').length, 1);   // nothing shown: the header only
 });

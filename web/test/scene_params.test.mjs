@@ -1,9 +1,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { findCupMaterial, editableFields, displayValue, overridesFor, getPointer, escapePointerToken } from '../src/scene_params.js';
+import { findCupMaterial, editableFields, schemaPageFields, displayValue, overridesFor, getPointer, escapePointerToken } from '../src/scene_params.js';
 
 const scene = JSON.parse(fs.readFileSync(new URL('../../scenes/default.json', import.meta.url), 'utf8'));
+const schema = JSON.parse(fs.readFileSync(new URL('../../scenes/schema/scene.schema.json', import.meta.url), 'utf8'));
 
 test('the cup material of the default scene is found through its driver', () => {
   assert.equal(findCupMaterial(scene), 'silicone');
@@ -13,7 +14,7 @@ test('the cup material of the default scene is found through its driver', () => 
 });
 
 test('editable fields point into the scene', () => {
-  const f = editableFields(scene);
+  const f = editableFields(scene, [], schema);
   const byKey = Object.fromEntries(f.map(x => [x.key, x]));
   assert.equal(byKey.young.pointer, '/materials/silicone/young');
   assert.equal(byKey.young.value, '=young_mpa*1e6');
@@ -27,7 +28,7 @@ test('editable fields point into the scene', () => {
 });
 
 test('overrides: units, expressions, missing parents, bad input', () => {
-  const f = Object.fromEntries(editableFields(scene).map(x => [x.key, x]));
+  const f = Object.fromEntries(editableFields(scene, [], schema).map(x => [x.key, x]));
   assert.deepEqual(overridesFor(scene, f.young, '2'), [['/materials/silicone/young', '2000000']]);
   assert.deepEqual(overridesFor(scene, f.young, '=3e6'), [['/materials/silicone/young', '"=3e6"']]);
   assert.deepEqual(overridesFor(scene, f.dt, '5'), [['/settings/dt', '0.005']]);
@@ -43,4 +44,24 @@ test('json pointers', () => {
   assert.equal(getPointer({ 'a/b': { c: [5, 6] } }, '/a~1b/c/1'), 6);
   assert.equal(getPointer({ a: 1 }, '/b'), undefined);
   assert.deepEqual(getPointer({ a: 1 }, ''), { a: 1 });
+});
+
+test('the editable fields are the schema\'s x-page properties, with its bounds and descriptions', () => {
+  const fields = schemaPageFields(schema);
+  assert.ok(fields.length >= 7, `${fields.length} fields`);
+  const young = fields.find(f => f.key === 'young');
+  const material = getPointer(schema, '/$defs/material/properties/young');
+  assert.equal(young.template, '/materials/{material}/young');
+  assert.equal(young.doc, material.description);
+  assert.equal(young.min, material.exclusiveMinimum ?? material.minimum);
+  const dt = fields.find(f => f.key === 'dt');
+  assert.equal(dt.scale, 1e-3);
+  // a schema with one annotated property gives exactly that field; none: no fields; no schema: an error
+  const one = { properties: { settings: { properties: { dt: { description: 'the step', 'x-page': { label: 'time step', unit: 'ms', scale: 1e-3 } },
+                                                      duration: { description: 'the run' } } } } };
+  assert.deepEqual(editableFields(scene, [], one).map(f => [f.key, f.pointer, f.value]), [['dt', '/settings/dt', scene.settings.dt]]);
+  assert.deepEqual(editableFields(scene, [], { properties: {} }), []);
+  assert.throws(() => editableFields(scene), /schema/);
+  // without a cup material the material fields are left out
+  assert.ok(!editableFields({ bodies: [] }, [], schema).some(f => f.pointer.startsWith('/materials/')));
 });

@@ -1,0 +1,76 @@
+// window.suctionDebug.snapshot(): one read-only picture of the page for scripts (tests/web/e2e.mjs,
+// bench/browser_rtf.mjs, bench/browser_soak.mjs, scripts/page_picture.mjs, scripts/web_harness.mjs).
+// A frozen plain object, made at the call from what the page holds; the few things the page
+// does not keep (what was seen since the scene was loaded: frames, frames with cavities, phases,
+// the lowest pressure, errors) are counted here, not in the app's state. Fields:
+// frames counts every frame since the page opened; the others start again at each load.
+//   ready backend module version crossOriginIsolated workerCrossOriginIsolated simThreads
+//   scenes scene loaded playing time step rtf pAtm duration quality dt drivers driverOffsets
+//   cavities minPressure contacts phase positionsChecksum grabPoint dragging errors bannerVisible
+//   frames framesWithCavity framesWithCavityMesh cavityMeshesInScene minPressureSeen phasesSeen
+//   samples (the last 300 plot samples) sampleCount render{mode quality software glRenderer
+//   antialias pixelRatio draws} plots{samples capacity xMin xMax zoomed shown series
+//   pressureArea cursor} controls{show fields} view{show wireframe}
+import { positionsChecksum } from './physics.js';
+
+/** state(): the app's state object; parts(): { view, plots, controls } (made after this). */
+export function installDebug({ state, parts }) {
+  const seen = { frames: 0, withCavity: 0, withCavityMesh: 0, phases: new Set(), minPressure: null, errors: [] };
+
+  function snapshot() {
+    const { view, plots, controls } = parts();
+    const s = state(), f = s.lastFrame, meta = s.meta;
+    const last = plots.samples.last();
+    const act = last ? last.cavities.filter(c => !c.dormant) : [];
+    const v = view.info();
+    return Object.freeze({
+      ready: s.ready, backend: s.backend, module: s.module, version: s.version,
+      crossOriginIsolated: window.crossOriginIsolated === true, workerCrossOriginIsolated: s.workerIsolated,
+      simThreads: s.simThreads,
+      scenes: s.scenes.map(x => x.name), scene: s.sceneName, loaded: s.loaded, playing: s.playing,
+      time: s.time, step: s.step, frames: seen.frames, rtf: s.rtf,
+      pAtm: meta ? meta.pAtm : null, duration: meta ? meta.duration : null,
+      quality: meta ? meta.quality : null, dt: meta ? meta.dt : null,
+      drivers: meta ? meta.drivers.map(d => ({ ...d })) : [],
+      driverOffsets: f ? f.drivers.map(d => d.offset.slice()) : [],
+      cavities: f ? f.cavities.length : 0,
+      minPressure: act.length ? Math.min(...act.map(c => c.pressure)) : null,
+      cavityMeshesInScene: v.cavityMeshes,
+      framesWithCavity: seen.withCavity, framesWithCavityMesh: seen.withCavityMesh,
+      minPressureSeen: seen.minPressure, phasesSeen: [...seen.phases],
+      contacts: f ? f.contactCount : 0,
+      phase: s.phase,
+      samples: plots.samples.toArray().slice(-300).map(x => ({ t: x.t, step: x.step, contacts: x.contacts, force: x.force, hand: x.hand,
+        cavities: x.cavities.map(c => ({ id: c.id, pressure: c.pressure, volume: c.volume, air: c.air, dormant: c.dormant, area: c.area })) })),
+      sampleCount: plots.samples.length,
+      positionsChecksum: f ? positionsChecksum(f.bodies) : 0,
+      grabPoint: s.loaded ? view.computeGrabPoint() : null,
+      dragging: v.dragging,
+      errors: seen.errors.slice(),
+      bannerVisible: !document.getElementById('banner').hidden,
+      render: v.render,
+      plots: plots.info(),
+      controls: controls.info(),
+      view: { show: v.show, wireframe: v.wireframe },
+    });
+  }
+  Object.defineProperty(window, 'suctionDebug', { value: Object.freeze({ snapshot }), enumerable: true });
+
+  return {
+    /** a scene was (re)loaded: the counts start again */
+    loaded() { seen.withCavity = 0; seen.withCavityMesh = 0; seen.phases = new Set(); seen.minPressure = null; },
+    /** a frame was shown (after the view took it), with the phase it showed */
+    frame(f, phase) {
+      seen.frames++;
+      seen.phases.add(phase);
+      if (f.cavities.length > 0) {
+        seen.withCavity++;
+        if (parts().view.info().cavityMeshes >= f.cavities.length) seen.withCavityMesh++;
+      }
+      for (const smp of f.samples) for (const c of smp.cavities) {
+        if (!c.dormant && (seen.minPressure === null || c.pressure < seen.minPressure)) seen.minPressure = c.pressure;
+      }
+    },
+    error(text) { seen.errors.push(text); },
+  };
+}
