@@ -152,7 +152,7 @@ test-wasm: wasm
 
 # --- wasm-web: the page's module, threads + SIMD (docs/wasm-api.md) ------------------------
 # build/wasm-web: suction_wasm.js/.wasm/.worker.js (ES6 factory createSuction, -pthread,
-# -msimd128, ENVIRONMENT=web,worker) + suction_wasm.d.ts + suction_web.js in build/wasm-web/wasm.
+# -msimd128, ENVIRONMENT=web,worker) + suction_wasm.d.ts in build/wasm-web/wasm.
 WASM_WEB_DIR := $(BUILD_DIR)/wasm-web
 configure-wasm-web: deps
 	$(call configure_once,$(WASM_WEB_DIR),wasm-web,$(EMCMAKE) $(CMAKE) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \

@@ -114,8 +114,10 @@ function instrument() {
               drawsAtPlay: null, drawsAtEnd: null, playing: false };
   const pageDraws = () => { try { const n = window.suctionDebug.snapshot().render.draws; return typeof n === 'number' ? n : null; } catch { return null; } };
   window.__bench = B;
-  const keys = ['total', 'free_motion', 'collision', 'cavities', 'compliance', 'solve', 'leak', 'correction',
-                'constraints', 'contacts', 'cavities_count', 'iterations'];
+  // the bench's names (the native CLI's stage names) of the module's profile() fields
+  const keys = { total: 'totalMs', free_motion: 'freeMotionMs', collision: 'collisionMs', cavities: 'cavitiesMs',
+                 compliance: 'complianceMs', solve: 'solveMs', leak: 'leakMs', correction: 'correctionMs',
+                 constraints: 'constraints', contacts: 'contacts', cavities_count: 'cavities', iterations: 'iterations' };
   const Native = window.Worker;
   window.Worker = class extends Native {
     constructor(...a) {
@@ -127,7 +129,7 @@ function instrument() {
           if (B.playAt === null || m.step <= B.stepAtPlay) return;   // before play, or nothing stepped yet
           B.frames++; B.lastFrameAt = performance.now();
           const p = m.profile || {}, r = { step: m.step, time: m.time, n: (m.samples || []).length };
-          for (const k of keys) if (typeof p[k] === 'number') r[k] = p[k];
+          for (const [k, from] of Object.entries(keys)) if (typeof p[from] === 'number') r[k] = p[from];
           B.profiles.push(r);
           for (const smp of m.samples || []) {
             if (smp.step > B.stepAtPlay && smp.benchProfile && typeof smp.benchProfile.total === 'number') B.stepProfiles.push(smp.benchProfile);
@@ -168,8 +170,8 @@ const SIM_HOST_PATCH = `
     const r = record.apply(this, a);
     try {
       const s = this.samples && this.samples[this.samples.length - 1], p = this.sim.profile();
-      if (s && p) s.benchProfile = { total: p.total, free_motion: p.free_motion, collision: p.collision, cavities: p.cavities,
-        compliance: p.compliance, solve: p.solve, leak: p.leak, correction: p.correction, constraints: p.constraints };
+      if (s && p) s.benchProfile = { total: p.totalMs, free_motion: p.freeMotionMs, collision: p.collisionMs, cavities: p.cavitiesMs,
+        compliance: p.complianceMs, solve: p.solveMs, leak: p.leakMs, correction: p.correctionMs, constraints: p.constraints };
     } catch { /* no profile: the frames' samples are used */ }
     return r;
   };

@@ -11,6 +11,9 @@ const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 
 const STAGES = ['leak', 'free_motion', 'collision', 'cavities', 'compliance', 'solve', 'correction'];
+// the stages under the native CLI's names (its bench table), read from the module's profile()
+const MODULE_KEY = { leak: 'leakMs', free_motion: 'freeMotionMs', collision: 'collisionMs', cavities: 'cavitiesMs',
+                     compliance: 'complianceMs', solve: 'solveMs', correction: 'correctionMs' };
 
 async function main() {
   const args = process.argv.slice(2);
@@ -44,9 +47,9 @@ async function main() {
     if (err) { console.error(err); process.exit(1); }
     wall += dt; wallMax = Math.max(wallMax, dt);
     const p = sim.profile();
-    for (const s of STAGES) { sum[s] += p[s]; max[s] = Math.max(max[s], p[s]); }
-    profTotal += p.total; constraints += p.constraints; contacts += p.contacts;
-    cavities += p.cavities_count;
+    for (const s of STAGES) { sum[s] += p[MODULE_KEY[s]]; max[s] = Math.max(max[s], p[MODULE_KEY[s]]); }
+    profTotal += p.totalMs; constraints += p.constraints; contacts += p.contacts;
+    cavities += p.cavities;
   }
   const mean = Object.fromEntries(STAGES.map(s => [s, sum[s] / steps]));
   const result = {

@@ -80,66 +80,72 @@ val driver_offset(const Facade& f, int k) { return to_array(f.driver_offset(k));
 val driver_reaction(const Facade& f, int k) { return to_array(f.driver_reaction(k)); }
 double step_count(const Facade& f) { return static_cast<double>(f.step_count()); }
 
-val cavity_info(const Facade& f, int k) {
-  const suction::wasm::CavityInfo c = f.cavity_info(k);
-  val o = val::object();
-  o.set("id", c.id);
-  o.set("pressure", c.pressure);
-  o.set("volume", c.volume);
-  o.set("air", c.air);
-  o.set("outflow", c.outflow);
-  o.set("dormant", c.dormant);
-  val bodies = val::array();
-  for (int b : c.bodies) bodies.call<void>("push", b);
-  o.set("bodies", bodies);
-  o.set("area", c.area);
-  val n = val::array();
-  for (double v : c.normal) n.call<void>("push", v);
-  o.set("normal", n);
-  o.set("holdingForce", c.holding_force);
-  return o;
+// the fields Embind cannot take as they are: vectors become JS arrays, an absent bound null
+val cavity_bodies(const suction::wasm::CavityInfo& c) {
+  val a = val::array();
+  for (int b : c.bodies) a.call<void>("push", b);
+  return a;
 }
-
-val profile(const Facade& f) {
-  const suction::wasm::ProfileInfo p = f.profile();
-  val o = val::object();
-  o.set("leak", p.leak);
-  o.set("free_motion", p.free_motion);
-  o.set("collision", p.collision);
-  o.set("cavities", p.cavities);
-  o.set("compliance", p.compliance);
-  o.set("solve", p.solve);
-  o.set("correction", p.correction);
-  o.set("total", p.total);
-  o.set("contacts", p.contacts);
-  o.set("constraints", p.constraints);
-  o.set("cavities_count", p.cavities_count);
-  o.set("iterations", p.iterations);
-  o.set("residual", p.residual);
-  o.set("factorizations", p.factorizations);
-  o.set("cg_iterations", p.cg_iterations);
-  return o;
+val cavity_normal(const suction::wasm::CavityInfo& c) {
+  val a = val::array();
+  for (double v : c.normal) a.call<void>("push", v);
+  return a;
 }
+val parameter_min(const suction::wasm::ParameterInfo& p) { return p.min ? val(*p.min) : val::null(); }
+val parameter_max(const suction::wasm::ParameterInfo& p) { return p.max ? val(*p.max) : val::null(); }
+// value objects are only ever returned to JavaScript: their setters are never called
+template <typename T>
+void read_only(T&, val) {}
 
 val parameters(const Facade& f) {
   val a = val::array();
-  int i = 0;
-  for (const suction::wasm::ParameterInfo& p : f.parameters()) {
-    val o = val::object();
-    o.set("name", p.name);
-    o.set("value", p.value);
-    o.set("min", p.min ? val(*p.min) : val::null());
-    o.set("max", p.max ? val(*p.max) : val::null());
-    o.set("unit", p.unit);
-    o.set("doc", p.doc);
-    a.set(i++, o);
-  }
+  for (const suction::wasm::ParameterInfo& p : f.parameters()) a.call<void>("push", val(p));
   return a;
 }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(suction) {
+  using suction::wasm::CavityInfo;
+  using suction::wasm::ParameterInfo;
+  using suction::wasm::ProfileInfo;
+  // Each structure JavaScript sees is registered here once, as a plain object with camelCase
+  // fields (suction_wasm.d.ts declares the same; wasm/tests/test_dts.js checks the two agree).
+  emscripten::value_object<ProfileInfo>("ProfileInfo")
+      .field("leakMs", &ProfileInfo::leak_ms)
+      .field("freeMotionMs", &ProfileInfo::free_motion_ms)
+      .field("collisionMs", &ProfileInfo::collision_ms)
+      .field("cavitiesMs", &ProfileInfo::cavities_ms)
+      .field("complianceMs", &ProfileInfo::compliance_ms)
+      .field("solveMs", &ProfileInfo::solve_ms)
+      .field("correctionMs", &ProfileInfo::correction_ms)
+      .field("totalMs", &ProfileInfo::total_ms)
+      .field("contacts", &ProfileInfo::contacts)
+      .field("constraints", &ProfileInfo::constraints)
+      .field("cavities", &ProfileInfo::cavities)
+      .field("iterations", &ProfileInfo::iterations)
+      .field("residual", &ProfileInfo::residual)
+      .field("factorizations", &ProfileInfo::factorizations)
+      .field("cgIterations", &ProfileInfo::cg_iterations);
+  emscripten::value_object<CavityInfo>("CavityInfo")
+      .field("id", &CavityInfo::id)
+      .field("pressure", &CavityInfo::pressure)
+      .field("volume", &CavityInfo::volume)
+      .field("air", &CavityInfo::air)
+      .field("outflow", &CavityInfo::outflow)
+      .field("dormant", &CavityInfo::dormant)
+      .field("bodies", &cavity_bodies, &read_only<CavityInfo>)
+      .field("area", &CavityInfo::area)
+      .field("normal", &cavity_normal, &read_only<CavityInfo>)
+      .field("holdingForce", &CavityInfo::holding_force);
+  emscripten::value_object<ParameterInfo>("Parameter")
+      .field("name", &ParameterInfo::name)
+      .field("value", &ParameterInfo::value)
+      .field("min", &parameter_min, &read_only<ParameterInfo>)
+      .field("max", &parameter_max, &read_only<ParameterInfo>)
+      .field("unit", &ParameterInfo::unit)
+      .field("doc", &ParameterInfo::doc);
+
   emscripten::function("version", &version);
   emscripten::function("writeFile", &write_file);
   emscripten::function("setThreads", &set_threads);
@@ -180,7 +186,7 @@ EMSCRIPTEN_BINDINGS(suction) {
       .function("surfaceIndices", &surface_indices)
       // cavities
       .function("cavityCount", &Facade::cavity_count)
-      .function("cavityInfo", &cavity_info)
+      .function("cavityInfo", &Facade::cavity_info)
       .function("cavityPositions", &cavity_positions)
       .function("cavityIndices", &cavity_indices)
       .function("cavitySeam", &cavity_seam)
@@ -193,7 +199,7 @@ EMSCRIPTEN_BINDINGS(suction) {
       // probes, profile
       .function("probeNames", &probe_names)
       .function("probeValues", &probe_values)
-      .function("profile", &profile)
+      .function("profile", &Facade::profile)
       // drivers
       .function("driverCount", &Facade::driver_count)
       .function("driverName", &Facade::driver_name)

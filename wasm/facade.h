@@ -27,15 +27,17 @@ class Simulation;
 
 namespace suction::wasm {
 
-/// per-stage timings [ms] and counters of the last step (sim/profile.h)
+/// per-stage timings [ms] and counters of the last step (sim/profile.h StepProfile, whose
+/// names it keeps: a time ends in _ms, `cavities` is a count).  JavaScript sees it as a plain
+/// object with the same fields in camelCase (bindings.cpp registers it once: value_object).
 struct ProfileInfo {
-  double leak = 0, free_motion = 0, collision = 0, cavities = 0, compliance = 0, solve = 0,
-         correction = 0, total = 0;
+  double leak_ms = 0, free_motion_ms = 0, collision_ms = 0, cavities_ms = 0, compliance_ms = 0, solve_ms = 0,
+         correction_ms = 0, total_ms = 0;
   int contacts = 0;         // contacts found in the last step
   int constraints = 0;      // constraint rows (3 per contact + 1 per cavity)
-  int cavities_count = 0;   // tracked cavities
-  int iterations = 0;       // PGS iterations used
-  double residual = 0;      // final PGS residual
+  int cavities = 0;         // active cavities (pressure rows)
+  int iterations = 0;       // iterations of the constraint solver
+  double residual = 0;      // its final residual (the common definition, method.md §8.5)
   int factorizations = 0;   // FEM bodies factorized in the last step (settings.factorization)
   int cg_iterations = 0;    // CG iterations of bodies that kept their factorization
 };

@@ -5,6 +5,10 @@
 // Typed arrays returned by the Simulator are VIEWS onto wasm memory, not copies: re-acquire
 // them after every load / setOverride / clearOverrides / step / reset (and after the next call
 // of the same getter); memory growth detaches old views (their length becomes 0).
+//
+// The objects below (ProfileInfo, CavityInfo, Parameter) are registered once in bindings.cpp
+// (Embind value_object) and arrive as plain objects; wasm/tests/test_dts.js checks that this
+// file and the module agree: every method of Simulator and SuctionModule, every field.
 
 export interface CavityInfo {
   id: number;          // stable identity across recomputations
@@ -19,14 +23,17 @@ export interface CavityInfo {
   holdingForce: number;  // (P_atm − P)·area [N]; 0 when dormant
 }
 
-export interface StepProfile {
-  leak: number; free_motion: number; collision: number; cavities: number;
-  compliance: number; solve: number; correction: number; total: number;  // [ms]
+/** Per-stage times [ms] and counters of the last step (the core's StepProfile). */
+export interface ProfileInfo {
+  leakMs: number; freeMotionMs: number; collisionMs: number; cavitiesMs: number;
+  complianceMs: number; solveMs: number; correctionMs: number; totalMs: number;
   contacts: number;        // contacts found in the last step
   constraints: number;     // constraint rows
-  cavities_count: number;  // tracked cavities
-  iterations: number;      // PGS iterations
-  residual: number;        // final PGS residual
+  cavities: number;        // active cavities (pressure rows)
+  iterations: number;      // iterations of the constraint solver
+  residual: number;        // its final residual (the common definition, docs/method.md §8.5)
+  factorizations: number;  // FEM bodies factorized in the last step
+  cgIterations: number;    // CG iterations of bodies that kept their factorization
 }
 
 export interface Parameter {
@@ -108,7 +115,7 @@ export interface Simulator {
   probeNames(): string[];
   /** One value per probe, in probeNames() order. View. */
   probeValues(): Float64Array;
-  profile(): StepProfile;
+  profile(): ProfileInfo;
 
   driverCount(): number;
   driverName(k: number): string;

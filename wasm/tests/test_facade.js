@@ -121,11 +121,12 @@ test('default scene: load, bodies, buffers, 20 steps', async () => {
 
     // profile
     const p = sim.profile();
-    for (const key of ['leak', 'free_motion', 'collision', 'cavities', 'compliance', 'solve',
-                       'correction', 'total', 'contacts', 'constraints', 'cavities_count',
-                       'iterations', 'residual'])
+    for (const key of ['leakMs', 'freeMotionMs', 'collisionMs', 'cavitiesMs', 'complianceMs', 'solveMs',
+                       'correctionMs', 'totalMs', 'contacts', 'constraints', 'cavities',
+                       'iterations', 'residual', 'factorizations', 'cgIterations'])
       assert.ok(key in p && typeof p[key] === 'number', `profile.${key}`);
-    assert.ok(p.total > 0);
+    assert.ok(p.totalMs > 0);
+    assert.strictEqual(p.cavities, sim.cavityCount(), 'profile.cavities counts the cavities');
 
     // probes
     const names = sim.probeNames();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Browser smoke test of the page module (build/wasm-web): headless Chromium loads
-// suction_web.js (-> suction_wasm.js, -pthread + SIMD) inside a module Web Worker on a
+// suction_wasm.js (-pthread + SIMD) inside a module Web Worker on a
 // cross-origin-isolated page, loads scenes/default.json, steps, and reports back.
 //   node wasm/tests/web_smoke.mjs [build/wasm-web/wasm]
 // Needs /usr/bin/chromium and playwright-core (web/node_modules).  Not part of ctest (the
@@ -23,7 +23,7 @@ const files = {
     'w.onmessage = e => { window.result = e.data; }; w.onerror = e => { window.result = {error: String(e.message)}; };' +
     '</script>'],
   '/worker.js': ['text/javascript', `
-    import createSuction from './wasm/suction_web.js';
+    import createSuction from './wasm/suction_wasm.js';
     try {
       const r = createSuction(); const M = await (r.ready || r);
       const sim = new M.Simulator();

@@ -14,9 +14,9 @@ export function updatePanels(f, { phase, meta }) {
   $('force-text').innerHTML = forceExplanation(f, meta);
   // timing
   const p = f.profile || {};
-  const stages = [['free motion', 'free_motion'], ['collision', 'collision'], ['cavities', 'cavities'],
-                  ['compliance', 'compliance'], ['solve', 'solve'], ['leak', 'leak'], ['correction', 'correction']];
-  const total = p.total || stages.reduce((a, [, k]) => a + (p[k] || 0), 0);
+  const stages = [['free motion', 'freeMotionMs'], ['collision', 'collisionMs'], ['cavities', 'cavitiesMs'],
+                  ['compliance', 'complianceMs'], ['solve', 'solveMs'], ['leak', 'leakMs'], ['correction', 'correctionMs']];
+  const total = p.totalMs || stages.reduce((a, [, k]) => a + (p[k] || 0), 0);
   $('timing-total').textContent = `${fmt(total, 3)} ms total` + (p.iterations !== undefined ? ` · ${p.iterations} iterations · ${p.contacts ?? 0} contacts · ${p.constraints ?? 0} rows` : '');
   $('timing-table').innerHTML = stages.filter(([, k]) => p[k] !== undefined).map(([label, k]) =>
     `<tr><td>${label}</td><td style="text-align:right">${fmt(p[k], 3)} ms</td><td style="width:45%"><div class="bar" style="width:${total > 0 ? Math.min(100, 100 * p[k] / total) : 0}%"></div></td></tr>`).join('');

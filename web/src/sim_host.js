@@ -337,13 +337,8 @@ export class SimHost {
       drivers.push({ offset: toArray(s.driverOffset(k)),
                      reaction: toArray(this.safe('driverReaction', () => s.driverReaction(k), [NaN, NaN, NaN])) });
     }
-    const prof = this.safe('profile', () => s.profile(), {});
-    const profile = {};
-    for (const key of ['leak', 'free_motion', 'collision', 'cavities', 'compliance', 'solve', 'correction',
-                       'total', 'contacts', 'constraints', 'cavities_count', 'iterations', 'residual',
-                       'factorizations', 'cg_iterations']) {
-      if (prof && prof[key] !== undefined) profile[key] = prof[key];
-    }
+    // the module's ProfileInfo, a plain object (suction_wasm.d.ts): times end in Ms
+    const profile = { ...this.safe('profile', () => s.profile(), {}) };
     const msg = message(FROM_WORKER, 'frame', {
       time: s.time(), step: s.stepCount(), playing: this.playing,
       bodies, cavities, contacts, contactCount: s.contactCount(), springs, drivers,

@@ -10,8 +10,8 @@ const queue = [];
 const post = (msg, transfer = []) => self.postMessage(msg, transfer);
 const send = (type, fields) => post(message(FROM_WORKER, type, fields));
 
-// Names the wasm module may have in build/web/wasm/ (js_api.md and the Makefile disagree on it).
-const MODULE_NAMES = ['suction_wasm.js', 'suction_web.js'];
+// The wasm module's one name (docs/wasm-api.md, "Modules").
+const MODULE_NAMES = ['suction_wasm.js'];
 
 async function loadWasm() {
   let lastError = null;

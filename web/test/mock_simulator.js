@@ -169,8 +169,9 @@ export class MockSimulator {
     for (const d of this._drivers) { d.offset = [0, 0, 0]; d.reaction = [0, 0, 0]; }
     this._groundTop = -Infinity;
     for (const b of this._bodies) if (b.type === 'fixed') for (let i = 2; i < b.pos.length; i += 3) this._groundTop = Math.max(this._groundTop, b.pos[i]);
-    this._profile = { leak: 0, free_motion: 0, collision: 0, cavities: 0, compliance: 0, solve: 0, correction: 0, total: 0,
-                      contacts: 0, constraints: 0, cavities_count: 0, iterations: 0, residual: 0 };
+    this._profile = { leakMs: 0, freeMotionMs: 0, collisionMs: 0, cavitiesMs: 0, complianceMs: 0, solveMs: 0, correctionMs: 0,
+                      totalMs: 0, contacts: 0, constraints: 0, cavities: 0, iterations: 0, residual: 0, factorizations: 0,
+                      cgIterations: 0 };
   }
 
   _driverDisp(d, t) {
@@ -212,9 +213,10 @@ export class MockSimulator {
         }
         if (driven.has(bi)) this._cavityStep(b, lipZ, bi);
       }
-      this._profile = { leak: 0.01, free_motion: 0.2, collision: 0.1, cavities: this._cav ? 0.3 : 0, compliance: 0.4,
-                        solve: 0.2, correction: 0.02, total: 1.2, contacts: this._contacts.length / 6,
-                        constraints: this._contacts.length / 2, cavities_count: this._cav ? 1 : 0, iterations: 10, residual: 1e-7 };
+      this._profile = { leakMs: 0.01, freeMotionMs: 0.2, collisionMs: 0.1, cavitiesMs: this._cav ? 0.3 : 0, complianceMs: 0.4,
+                        solveMs: 0.2, correctionMs: 0.02, totalMs: 1.2, contacts: this._contacts.length / 6,
+                        constraints: this._contacts.length / 2, cavities: this._cav ? 1 : 0, iterations: 10, residual: 1e-7,
+                        factorizations: 1, cgIterations: 0 };
     }
     return '';
   }

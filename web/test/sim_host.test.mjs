@@ -63,7 +63,7 @@ test('pressing then pulling gives a cavity below ambient (mock physics), with a 
   const low = f.samples.flatMap(s => s.cavities).filter(c => c.pressure < 101325 - 100);
   assert.ok(low.length > 0, 'some cavity below ambient');
   assert.ok(low.every(c => c.area > 0 && c.force > 0));
-  assert.ok(f.profile.total > 0);
+  assert.ok(f.profile.totalMs > 0);
 });
 
 test('dragging moves the driver offset smoothly towards its target', () => {

@@ -1,2 +1,0 @@
-export * from './suction_wasm.js';
-export { default } from './suction_wasm.js';
