@@ -247,12 +247,28 @@ void VtkSeriesWriter::write_bodies(const State& state, int frame) {
 }
 
 void VtkSeriesWriter::write_cavities(const State& state, int frame) {
+  // every cavity in one piece (cavities.pvd), then each in its own series (cavity_<id>.pvd)
+  std::vector<const CavityState*> all;
+  for (const CavityState& c : state.cavities) all.push_back(&c);
+  const std::string file = frame_file_name("cavities", frame);
+  write_text_file(fs::path(dir_) / file, cavities_vtu(state, all));
+  written_.push_back({1, state.time, 0, file});
+  for (const CavityState* c : all) {
+    const std::string own = std::string(kCavitySeriesDir) + "/" + frame_file_name("cavity_" + std::to_string(c->id), frame);
+    fs::create_directories(fs::path(dir_) / kCavitySeriesDir);
+    write_text_file(fs::path(dir_) / own, cavities_vtu(state, {c}));
+    written_.push_back({3, state.time, c->id, own});
+  }
+}
+
+std::string VtkSeriesWriter::cavities_vtu(const State& state, const std::vector<const CavityState*>& cavities) const {
   Points points;
   std::vector<int> cells;
   VtuArray id{"cavity_id", 1, true, {}}, pressure{"pressure", 1, false, {}},
       gauge{"gauge_pressure", 1, false, {}}, volume{"volume", 1, false, {}}, air{"air", 1, false, {}},
       dormant{"dormant", 1, true, {}};
-  for (const CavityState& c : state.cavities) {
+  for (const CavityState* cp : cavities) {
+    const CavityState& c = *cp;
     const int base = static_cast<int>(points.size());
     const Points x = cavity_world_vertices(model_, state, c);
     points.insert(points.end(), x.begin(), x.end());
@@ -266,12 +282,9 @@ void VtkSeriesWriter::write_cavities(const State& state, int frame) {
       dormant.values.push_back(c.dormant ? 1 : 0);
     }
   }
-  const std::string file = frame_file_name("cavities", frame);
-  write_text_file(fs::path(dir_) / file,
-                  vtu_text(points, cells, 3, kVtkTriangle, {},
-                           {std::move(gauge), std::move(pressure), std::move(volume), std::move(air),
-                            std::move(id), std::move(dormant)}));
-  written_.push_back({1, state.time, 0, file});
+  return vtu_text(points, cells, 3, kVtkTriangle, {},
+                  {std::move(gauge), std::move(pressure), std::move(volume), std::move(air), std::move(id),
+                   std::move(dormant)});
 }
 
 void VtkSeriesWriter::write_contacts(const State& state, int frame) {
@@ -302,21 +315,30 @@ void VtkSeriesWriter::write_contacts(const State& state, int frame) {
 }
 
 void VtkSeriesWriter::finish() {
+  // series.pvd, cavities.pvd, contacts.pvd, then cavity_<id>.pvd for every cavity id written
   const char* names[] = {"series.pvd", "cavities.pvd", "contacts.pvd"};
-  for (int series = 0; series < 3; ++series) {
+  auto collection = [&](const std::string& name, auto&& take) {
     std::string out;
     out += "<?xml version=\"1.0\"?>\n";
     out += "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n";
     out += "  <Collection>\n";
     for (const FrameFile& f : written_) {
-      if (f.series != series) continue;
+      if (!take(f)) continue;
+      const int part = f.series == 3 ? 0 : f.part;
       out += "    <DataSet timestep=\"" + format_double(f.time) + "\" group=\"\" part=\"" +
-             std::to_string(f.part) + "\" file=\"" + f.file + "\"/>\n";
+             std::to_string(part) + "\" file=\"" + f.file + "\"/>\n";
     }
     out += "  </Collection>\n";
     out += "</VTKFile>\n";
-    write_text_file(fs::path(dir_) / names[series], out);
-  }
+    write_text_file(fs::path(dir_) / name, out);
+  };
+  for (int series = 0; series < 3; ++series)
+    collection(names[series], [&](const FrameFile& f) { return f.series == series; });
+  std::set<int> ids;
+  for (const FrameFile& f : written_)
+    if (f.series == 3) ids.insert(f.part);
+  for (int id : ids)
+    collection("cavity_" + std::to_string(id) + ".pvd", [&](const FrameFile& f) { return f.series == 3 && f.part == id; });
 }
 
 }  // namespace suction

@@ -29,6 +29,9 @@ std::string sanitize_file_name(const std::string& name);
 ///   cavities.pvd  cavities_<frame>.vtu: every tracked cavity's surface (triangles at the end of
 ///                 the step), cell data "cavity_id", "pressure" (absolute) and "gauge_pressure"
 ///                 (P − P_atm) [Pa], "volume" [m³], "air" (N = P V) [J], "dormant" (0/1).
+///   cavity_<id>.pvd  each cavity as its own time series (the frames where it exists), the
+///                 same surface and data: cavity_series/cavity_<id>_<frame>.vtu (a folder of
+///                 their own, so no body's file name can collide with them).
 ///   contacts.pvd  contacts_<frame>.vtu: the last step's contacts as points (VTK_VERTEX = 1) at
 ///                 the contact point on body b, point data "normal" (unit, b → a), "force" (on
 ///                 body a, world), "normal_force" and "friction_force" (its normal and tangential
@@ -55,13 +58,17 @@ class VtkSeriesWriter {
 
  private:
   struct FrameFile {
-    int series;  // 0 bodies (series.pvd), 1 cavities, 2 contacts
+    int series;  // 0 bodies (series.pvd), 1 cavities, 2 contacts, 3 one cavity (part = its id)
     double time;
     int part;
     std::string file;  // relative to dir_
   };
   void write_bodies(const State& state, int frame);
   void write_cavities(const State& state, int frame);
+  /// one piece of the given cavities' surfaces with their data
+  std::string cavities_vtu(const State& state, const std::vector<const CavityState*>& cavities) const;
+  /// the folder (in dir) of the per-cavity series' pieces
+  static constexpr const char* kCavitySeriesDir = "cavity_series";
   void write_contacts(const State& state, int frame);
   std::string dir_;
   const Model& model_;

@@ -323,6 +323,11 @@ TEST(Vtk, CavityAndContactSeries) {
     EXPECT_EQ(count(text, "<DataSet "), 2) << pvd;
     EXPECT_NE(text.find("timestep=\"0.01\""), std::string::npos) << pvd;
   }
+  // the cavity as its own series: only the frame where it existed, the same piece
+  const std::string own = read_file(dir / "cavity_7.pvd");
+  EXPECT_EQ(count(own, "<DataSet "), 1);
+  EXPECT_NE(own.find("file=\"cavity_series/cavity_7_000000.vtu\""), std::string::npos) << own;
+  EXPECT_EQ(read_file(dir / "cavity_series" / "cavity_7_000000.vtu"), cav);
   EXPECT_EQ(count(read_file(dir / "series.pvd"), "<DataSet "), 4);  // 2 frames × 2 bodies
   fs::remove_all(dir);
 }

@@ -166,6 +166,21 @@ def pull_test(binary, scenes, work):
               f"pull t = {t}: VTK's volume of the cavity surface {mass.GetVolume()}, written {v[0]}")
         if p[0] < 0.5 * P_ATM:
             vm_vacuum = max(vm_vacuum, max(vm))
+    # each cavity as its own series (cavity_<id>.pvd): every frame where the id is in cavities.pvd,
+    # with the same pressure and volume
+    own = sorted(f for f in os.listdir(d) if f.startswith("cavity_") and f.endswith(".pvd"))
+    check(len(own) >= 1, f"pull: per-cavity series {own}")
+    for name in own:
+        cid = int(name[len("cavity_"):-len(".pvd")])
+        series = collection(d, name)
+        expect = [(tc, cav) for tc, _, cav in cavities if cav.GetNumberOfCells() > 0 and cid in array(cav.GetCellData(), "cavity_id")]
+        check(len(series) == len(expect) and len(series) > 0, f"pull: {name} has {len(series)} frames, cavities.pvd {len(expect)}")
+        for (t, _, g), (tc, cav) in zip(series, expect):
+            ids = array(cav.GetCellData(), "cavity_id")
+            p_all = array(cav.GetCellData(), "pressure")[ids == cid]
+            p_own = array(g.GetCellData(), "pressure")
+            check(abs(t - tc) < 1e-12 and len(p_own) == len(p_all) and abs(p_own - p_all).max() == 0,
+                  f"pull: {name} at t = {t}: the cavity's own piece differs from cavities.pvd")
     print(f"vtk_readback: pull_test: {len(cups)} frames, {with_cavity} with a cavity; cup's largest von Mises "
           f"at rest {vm_rest:.4g} Pa, under vacuum {vm_vacuum:.4g} Pa")
     check(with_cavity >= 10, f"pull: only {with_cavity} frames with a cavity")
