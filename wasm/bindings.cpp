@@ -51,15 +51,11 @@ val view(const std::vector<T>& v) {
   return val(emscripten::typed_memory_view(v.size(), v.data()));
 }
 
-val to_array(const std::vector<double>& v) {
+/// a JS array of the elements (a copy): vectors of numbers or strings, std::array
+template <typename Range>
+val to_array(const Range& r) {
   val a = val::array();
-  for (size_t i = 0; i < v.size(); ++i) a.set(i, v[i]);
-  return a;
-}
-
-val to_array(const std::vector<std::string>& v) {
-  val a = val::array();
-  for (size_t i = 0; i < v.size(); ++i) a.set(i, v[i]);
+  for (const auto& x : r) a.call<void>("push", x);
   return a;
 }
 
@@ -81,16 +77,8 @@ val driver_reaction(const Facade& f, int k) { return to_array(f.driver_reaction(
 double step_count(const Facade& f) { return static_cast<double>(f.step_count()); }
 
 // the fields Embind cannot take as they are: vectors become JS arrays, an absent bound null
-val cavity_bodies(const suction::wasm::CavityInfo& c) {
-  val a = val::array();
-  for (int b : c.bodies) a.call<void>("push", b);
-  return a;
-}
-val cavity_normal(const suction::wasm::CavityInfo& c) {
-  val a = val::array();
-  for (double v : c.normal) a.call<void>("push", v);
-  return a;
-}
+val cavity_bodies(const suction::wasm::CavityInfo& c) { return to_array(c.bodies); }
+val cavity_normal(const suction::wasm::CavityInfo& c) { return to_array(c.normal); }
 val parameter_min(const suction::wasm::ParameterInfo& p) { return p.min ? val(*p.min) : val::null(); }
 val parameter_max(const suction::wasm::ParameterInfo& p) { return p.max ? val(*p.max) : val::null(); }
 // value objects are only ever returned to JavaScript: their setters are never called

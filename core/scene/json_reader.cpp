@@ -423,7 +423,7 @@ const Json* ObjectView::require(const std::string& key) {
 }
 
 double ObjectView::number(const std::string& key, double fallback, Bounds b) {
-  if (valid_) r_.record(at(key), "number", Json(fallback), b);
+  if (valid_ && r_.trace()) r_.record(at(key), "number", Json(fallback), b);
   const Json* v = find(key);
   if (!v) return fallback;
   return r_.number(*v, at(key), b).value_or(fallback);
@@ -440,21 +440,21 @@ std::optional<double> ObjectView::optional_number(const std::string& key, Bounds
 }
 
 int ObjectView::integer(const std::string& key, int fallback, Bounds b) {
-  if (valid_) r_.record(at(key), "integer", Json(fallback), b);
+  if (valid_ && r_.trace()) r_.record(at(key), "integer", Json(fallback), b);
   const Json* v = find(key);
   if (!v) return fallback;
   return r_.integer(*v, at(key), b).value_or(fallback);
 }
 
 bool ObjectView::boolean(const std::string& key, bool fallback) {
-  if (valid_) r_.record(at(key), "boolean", Json(fallback));
+  if (valid_ && r_.trace()) r_.record(at(key), "boolean", Json(fallback));
   const Json* v = find(key);
   if (!v) return fallback;
   return r_.boolean(*v, at(key)).value_or(fallback);
 }
 
 std::string ObjectView::string(const std::string& key, const std::string& fallback) {
-  if (valid_) r_.record(at(key), "string", Json(fallback));
+  if (valid_ && r_.trace()) r_.record(at(key), "string", Json(fallback));
   const Json* v = find(key);
   if (!v) return fallback;
   return r_.string(*v, at(key)).value_or(fallback);
@@ -471,7 +471,7 @@ std::optional<std::string> ObjectView::optional_string(const std::string& key) {
 }
 
 Vec3 ObjectView::vec3(const std::string& key, const Vec3& fallback) {
-  if (valid_) r_.record(at(key), "vec3", Json::array({fallback.x(), fallback.y(), fallback.z()}));
+  if (valid_ && r_.trace()) r_.record(at(key), "vec3", Json::array({fallback.x(), fallback.y(), fallback.z()}));
   const Json* v = find(key);
   if (!v) return fallback;
   return r_.vec3(*v, at(key)).value_or(fallback);
@@ -479,7 +479,7 @@ Vec3 ObjectView::vec3(const std::string& key, const Vec3& fallback) {
 
 std::optional<Vec3> ObjectView::direction(const std::string& key, const Vec3& fallback,
                                           const std::string& what) {
-  if (valid_) r_.record(at(key), "vec3", Json::array({fallback.x(), fallback.y(), fallback.z()}));
+  if (valid_ && r_.trace()) r_.record(at(key), "vec3", Json::array({fallback.x(), fallback.y(), fallback.z()}));
   const Json* v = find(key);
   if (!v) return fallback;
   auto d = r_.vec3(*v, at(key));
@@ -499,7 +499,7 @@ std::optional<Vec3> ObjectView::direction(const std::string& key, const Vec3& fa
 std::optional<std::string> ObjectView::choice(const std::string& key,
                                               const std::vector<std::string>& options,
                                               std::optional<std::string> fallback) {
-  if (valid_ && fallback) r_.record(at(key), "choice", Json(*fallback), {}, options);
+  if (valid_ && fallback && r_.trace()) r_.record(at(key), "choice", Json(*fallback), {}, options);
   const Json* v = fallback ? find(key) : require(key);
   if (!v) return fallback;
   return r_.choice(*v, at(key), options);

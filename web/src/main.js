@@ -124,20 +124,25 @@ async function loadSceneList() {
   return wanted && names.includes(wanted) ? wanted : names.includes('ground') ? 'ground' : names.includes('default') ? 'default' : names[0];
 }
 
-async function loadScene(name) {
-  clearBanner();
+/** Sends a scene's text to the worker; mesh files it names resolve against the page's scenes/. */
+function startLoad(text, name) {
   state.loaded = false;
   view.unload();
+  try { state.sceneDoc = JSON.parse(text); } catch (e) { state.sceneDoc = {}; }
+  state.sceneName = name;
+  link.send('load', { text, name, baseDir: 'scenes' });
+}
+
+async function loadScene(name) {
+  clearBanner();
   $('scene').value = name;
   const entry = state.scenes.find(s => s.name === name);
   const file = entry ? entry.file : `${name}.json`;
   const r = await fetch(`scenes/${file}`);
   if (!r.ok) { showError('load', `scenes/${file}: HTTP ${r.status}`); return; }
   const text = await r.text();
-  try { state.sceneDoc = JSON.parse(text); } catch (e) { state.sceneDoc = {}; }
-  state.sceneName = name;
   const u = new URL(location.href); u.searchParams.set('scene', name); history.replaceState(null, '', u);
-  link.send('load', { text, name, baseDir: 'scenes' });
+  startLoad(text, name);
 }
 $('scene').onchange = () => loadScene($('scene').value);
 
@@ -145,13 +150,7 @@ $('scene').onchange = () => loadScene($('scene').value);
  *  shipped one; the worker's reader names each problem by its JSON pointer in the banner. */
 async function loadSceneFile(file) {
   clearBanner();
-  const text = await file.text();
-  state.loaded = false;
-  view.unload();
-  try { state.sceneDoc = JSON.parse(text); } catch (e) { state.sceneDoc = {}; }
-  state.sceneName = file.name.replace(/\.json$/i, '');
-  // mesh files the scene names resolve against the page's scenes/ (the worker fetches them)
-  link.send('load', { text, name: state.sceneName, baseDir: 'scenes' });
+  startLoad(await file.text(), file.name.replace(/\.json$/i, ''));
 }
 $('scene-file').onchange = (e) => { const f = e.target.files[0]; if (f) loadSceneFile(f).catch((err) => showError('open', err.message)); e.target.value = ''; };
 window.addEventListener('dragover', (e) => { e.preventDefault(); });
