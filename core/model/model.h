@@ -193,6 +193,9 @@ struct ContactSettings {
   /// max(alarm + contact distance, 3 × alarm)), so that the two sides of a wall are never
   /// taken for a contact
   double self_contact_exclusion = 0.0;
+  /// drop the contacts that others imply where a rigid body takes part (collision/reduction.h:
+  /// flat rigid vertices on soft triangles, the inside of a planar patch between rigid bodies)
+  bool reduction = true;
 };
 
 /// Trapped air (docs/method.md §6 and §9).

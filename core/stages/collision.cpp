@@ -107,6 +107,12 @@ void gather_contacts(const Model& model, const State& state, Workspace& work) {
 
 void detect_collisions(const Model& model, const State& state, Workspace& work) {
   gather_contacts(model, state, work);
+  // the rows need only the contacts that others do not imply (collision/reduction.h); the
+  // cavity stage's seals are judged on every contact (work.contacts_x_t)
+  work.reduction = {};
+  if (model.settings.contact.reduction)
+    work.reduction = reduce_contacts(work.contacts, work.reduction_bodies,
+                                     {1e-3 * model.settings.contact.collision.alarm_distance});
 
   // rows: normal, t1, t2 per contact; u_free = relative velocity of the two points
   const int nc = static_cast<int>(work.contacts.size());

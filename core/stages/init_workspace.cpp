@@ -12,10 +12,16 @@ void init_collision(const Model& model, Workspace& work) {
   const int n = slots.count();
   std::vector<std::vector<Tri>> triangles;
   std::vector<bool> movable;
+  work.reduction_bodies.assign(n, ReductionBody());
   for (int s = 0; s < n; ++s) {
     const BodyRef b = slots.body(s);
-    triangles.push_back(slot_surface(model, s).triangles);
+    const SurfaceMesh& surface = slot_surface(model, s);
+    triangles.push_back(surface.triangles);
     movable.push_back(b.type == BodyType::Fem || model.rigid[b.index].kind != RigidKind::Fixed);
+    if (b.type == BodyType::Rigid) {  // its surface never deforms: flat once, flat always
+      work.reduction_bodies[s].rigid = true;
+      work.reduction_bodies[s].flat = flat_vertices(surface.vertices, surface.triangles);
+    }
   }
   work.detector = ContactDetector();
   work.detector.set_bodies(std::move(triangles), std::move(movable));

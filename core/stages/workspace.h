@@ -8,6 +8,7 @@
 #include "cavity/cavity_state.h"
 #include "collision/contact.h"
 #include "collision/detector.h"
+#include "collision/reduction.h"
 #include "constraints/rows.h"
 #include "fem/implicit_euler.h"
 #include "model/body_slots.h"
@@ -48,6 +49,8 @@ struct Workspace {
                                        // seal check's detection at the end of a step is
                                        // the next step's x_t, not detected again
   std::vector<double> contact_mu;        // friction coefficient of each contact
+  std::vector<ReductionBody> reduction_bodies;  // slot -> what the contact reduction needs
+  ReductionStats reduction;                     // this step's contacts dropped by it
 
   // constraints: rows in the order of rows.layout, W = h H A⁻¹ Hᵀ, free velocities, forces
   ConstraintRows rows;

@@ -10,15 +10,12 @@
 #include "common/error.h"
 #include "mesh/generators.h"
 #include "mesh/tet_mesh.h"
+#include "support/transformed.h"
 
 namespace suction {
 namespace {
 
-Points transformed(const Points& x, const Mat3& r, const Vec3& t) {
-  Points y;
-  for (const Vec3& p : x) y.push_back(r * p + t);
-  return y;
-}
+using test::transformed;
 
 // big ground box, top face at z = 0
 const SurfaceMesh& ground() {
