@@ -39,6 +39,7 @@
 #   make solvers  native build, then scripts/solver_table.py: the constraint solvers side by side
 #                 (pgs, apgd, uzawa: iterations, residual, ms per solve and per step) on ground,
 #                 rigid_lift, pull_test, soft_cube_lift and cube_grasp at 1, 8, 13, 17 cells
+#                 (contact reduction off: the rows grow with the cells) and at 17 as written
 #                 (~15 min here; SOLVER_TABLE_ARGS adds flags, e.g. --backend cuda
 #                 --methods pgs,apgd_cuda --bin build/cuda/native/suction on a GPU machine)
 #   make table1   native build, then scripts/table1.py: the paper's Table 1 (ms per step and per

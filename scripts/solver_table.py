@@ -2,7 +2,7 @@
 """The constraint solvers side by side: iterations, residual and milliseconds per solve.
 
     solver_table.py [--bin build/native/native/suction] [--methods pgs,apgd,uzawa]
-                    [--backend cpu] [--cases ground,rigid_lift,pull_test,soft_cube_lift,grasp1,grasp8,grasp13,grasp17]
+                    [--backend cpu] [--cases ground,rigid_lift,pull_test,soft_cube_lift,grasp1,grasp8,grasp13,grasp17,grasp17-reduced]
                     [--tolerance T] [--max-iterations N] [--out table.md]
 
 Runs `suction bench` for every case and method (the same binary, one after the other) and
@@ -10,7 +10,9 @@ prints a Markdown table: the mean rows, and per method the mean iterations, the 
 largest common residual (natural_residual, docs/method.md §8.5), the solves that ended above
 the tolerance, the mean solve stage and the mean whole step [ms].  Cases: a shipped scene over
 its whole duration, or graspN: scenes/cube_grasp.json with cube_cells = N over the 60 steps
-of the grasp (t = 0.4 to 1.0 s).  Progress goes to stderr.
+of the grasp (t = 0.4 to 1.0 s) with every contact the detector finds (the contact reduction
+off, so that the rows grow with N: about 505 to 1780), or graspN-reduced: the same steps as the
+scene is written (the reduction on: the rows stay near 500 at any N).  Progress goes to stderr.
 """
 import argparse
 import json
@@ -24,8 +26,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def case_args(case):
     if case.startswith("grasp"):
-        cells = int(case[len("grasp"):])
+        reduced = case.endswith("-reduced")
+        cells = int(case[len("grasp"):len(case) - (len("-reduced") if reduced else 0)])
         return [os.path.join(ROOT, "scenes", "cube_grasp.json"), "--set", f"/parameters/cube_cells={cells}",
+                "--set", f"/settings/contact/reduction={'true' if reduced else 'false'}",
                 "--warmup", "40", "--steps", "60"]
     path = os.path.join(ROOT, "scenes", case + ".json")
     with open(path) as f:
@@ -55,7 +59,8 @@ def main():
     parser.add_argument("--bin", default=os.path.join(ROOT, "build", "native", "native", "suction"))
     parser.add_argument("--methods", default="pgs,apgd,uzawa")
     parser.add_argument("--backend", default="cpu")
-    parser.add_argument("--cases", default="ground,rigid_lift,pull_test,soft_cube_lift,grasp1,grasp8,grasp13,grasp17")
+    parser.add_argument("--cases",
+                        default="ground,rigid_lift,pull_test,soft_cube_lift,grasp1,grasp8,grasp13,grasp17,grasp17-reduced")
     parser.add_argument("--tolerance")
     parser.add_argument("--max-iterations")
     parser.add_argument("--out")

@@ -53,6 +53,7 @@ void BenchStats::add(const StepProfile& p) {
   max_total_ = samples_ == 0 ? p.total_ms : std::max(max_total_, p.total_ms);
   sum_constraints_ += p.constraints;
   sum_contacts_ += p.contacts;
+  sum_contacts_reduced_ += p.contacts_reduced;
   sum_cavities_ += p.cavities;
   sum_iterations_ += p.solver_iterations;
   if (p.constraints > 0) {
@@ -86,6 +87,11 @@ std::string format_bench_table(const BenchStats& stats, const ModelCounts& count
                 counts.fem_nodes, counts.collision_nodes, stats.mean_constraints(),
                 stats.samples(), stats.cavity_unions(), stats.factorizations(), stats.cg_iterations());
   out += line;
+  if (stats.mean_contacts_reduced() > 0.0) {  // only where the contact reduction dropped some
+    std::snprintf(line, sizeof(line), "contacts: mean %.2f with rows, %.2f more dropped as implied (settings.contact.reduction)\n",
+                  stats.mean_contacts(), stats.mean_contacts_reduced());
+    out += line;
+  }
   std::snprintf(line, sizeof(line),
                 "solver: mean iterations %.1f   residual mean %.3g, max %.3g   not converged %ld of %ld solves\n",
                 stats.mean_solver_iterations(), stats.mean_solver_residual(), stats.max_solver_residual(),
@@ -126,6 +132,7 @@ nlohmann::json bench_json(const BenchStats& stats, const ModelCounts& counts) {
           {"mean_constraints", stats.mean_constraints()},
           {"max_constraints", stats.max_constraints()},
           {"mean_contacts", stats.mean_contacts()},
+          {"mean_contacts_reduced", stats.mean_contacts_reduced()},
           {"mean_cavities", stats.mean_cavities()},
           {"mean_solver_iterations", stats.mean_solver_iterations()},
           {"mean_solver_residual", stats.mean_solver_residual()},

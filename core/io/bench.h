@@ -44,6 +44,8 @@ class BenchStats {
   TimingStats other() const;
   double mean_constraints() const { return mean(sum_constraints_); }
   double mean_contacts() const { return mean(sum_contacts_); }
+  /// contacts the reduction dropped (implied by others; not in mean_contacts)
+  double mean_contacts_reduced() const { return mean(sum_contacts_reduced_); }
   double mean_cavities() const { return mean(sum_cavities_); }
   double mean_solver_iterations() const { return mean(sum_iterations_); }
   /// over the steps that had rows: the common residual (mean, max) and the solves that ended
@@ -68,6 +70,7 @@ class BenchStats {
   double sum_total_ = 0.0, max_total_ = 0.0;
   double sum_other_ = 0.0, max_other_ = 0.0;
   double sum_constraints_ = 0.0, sum_contacts_ = 0.0, sum_cavities_ = 0.0, sum_iterations_ = 0.0;
+  double sum_contacts_reduced_ = 0.0;
   int max_constraints_ = 0;
   long unions_ = 0, factorizations_ = 0, cg_iterations_ = 0;
   long solves_ = 0, unconverged_ = 0;
@@ -82,11 +85,13 @@ class BenchStats {
 ///
 /// preceded by a line with FEM nodes, collision nodes, mean constraints, the sample count and
 /// the mesh unions, FEM factorizations and CG iterations (settings.factorization) over them,
-/// and a line on the constraint solver (iterations, residual, solves not converged).
+/// a line on the contacts where the contact reduction dropped some (with rows, dropped), and a
+/// line on the constraint solver (iterations, residual, solves not converged).
 std::string format_bench_table(const BenchStats& stats, const ModelCounts& counts);
 
 /// The same as JSON:
 ///   {"steps": n, "fem_nodes", "collision_nodes", "mean_constraints", "mean_contacts",
+///    "mean_contacts_reduced",
 ///    "mean_cavities", "mean_solver_iterations", "mean_solver_residual", "max_solver_residual",
 ///    "solves", "unconverged_solves", "cavity_unions", "factorizations", "cg_iterations",
 ///    "stages": {"<stage_name>": {"mean_ms", "max_ms"}, ...},   // all seven stages

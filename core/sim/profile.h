@@ -10,7 +10,9 @@ namespace suction {
 struct StepProfile {
   std::array<double, kStageCount> ms{};  // wall time of each stage [ms]
   double total_ms = 0.0;                 // whole step [ms]
-  int contacts = 0;                      // contacts found this step
+  int contacts = 0;                      // contacts found this step (with rows)
+  int contacts_reduced = 0;              // contacts others imply, dropped before the rows
+                                         // (settings.contact.reduction, collision/reduction.h)
   int constraints = 0;                   // constraint rows (3 per contact + 1 per cavity)
   int cavities = 0;                      // active cavities (pressure rows)
   int cavity_unions = 0;                 // mesh unions computed this step

@@ -121,6 +121,7 @@ void Simulation::step() {
   }
   p.total_ms = ms_since(t_step);
   p.contacts = w.rows.layout.contacts;
+  p.contacts_reduced = w.reduction.flat_rigid_vertices + w.reduction.patch_interior;
   p.constraints = w.rows.count();
   p.cavities = w.rows.layout.cavities;
   p.cavity_unions = w.cavity_unions;

@@ -12,6 +12,7 @@ StepProfile profile_with(double scale, int constraints) {
   p.total_ms = scale * 100.0;
   p.constraints = constraints;
   p.contacts = constraints / 3;
+  p.contacts_reduced = constraints / 10;
   p.cavities = 1;
   p.solver_iterations = 10;
   p.cavity_unions = constraints == 60 ? 2 : 0;
@@ -37,6 +38,7 @@ TEST(Bench, MeanAndMaxPerStage) {
   EXPECT_DOUBLE_EQ(stats.mean_constraints(), 60.0);
   EXPECT_EQ(stats.max_constraints(), 90);
   EXPECT_DOUBLE_EQ(stats.mean_contacts(), 20.0);
+  EXPECT_DOUBLE_EQ(stats.mean_contacts_reduced(), 6.0);
   EXPECT_DOUBLE_EQ(stats.mean_cavities(), 1.0);
   EXPECT_DOUBLE_EQ(stats.mean_solver_iterations(), 10.0);
   EXPECT_EQ(stats.cavity_unions(), 2);  // a count over the steps, not a mean
@@ -105,10 +107,17 @@ TEST(Bench, TableHasPaperColumnsAndRows) {
   size_t start = 0;
   for (size_t end; (end = table.find('\n', start)) != std::string::npos; start = end + 1)
     lines.push_back(table.substr(start, end - start));
-  ASSERT_EQ(lines.size(), 5u);
-  EXPECT_EQ(lines[1], "solver: mean iterations 10.0   residual mean 0, max 0   not converged 0 of 2 solves");
-  EXPECT_EQ(lines[2].size(), lines[3].size());
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[1], "contacts: mean 15.00 with rows, 4.50 more dropped as implied (settings.contact.reduction)");
+  EXPECT_EQ(lines[2], "solver: mean iterations 10.0   residual mean 0, max 0   not converged 0 of 2 solves");
   EXPECT_EQ(lines[3].size(), lines[4].size());
+  EXPECT_EQ(lines[4].size(), lines[5].size());
+  // no contacts line where the reduction dropped nothing
+  StepProfile p = profile_with(1.0, 30);
+  p.contacts_reduced = 0;
+  BenchStats unreduced;
+  unreduced.add(p);
+  EXPECT_EQ(format_bench_table(unreduced, count_model(small_model())).find("contacts:"), std::string::npos);
 }
 
 TEST(Bench, CountsTheSolvesThatDidNotConvergeAndTheirResidual) {
