@@ -13,13 +13,6 @@ constexpr double kSameNormalCos = 1.0 - 1e-9;  // two unit normals this close ar
 
 bool vertex_triangle(const Contact& c) { return c.a.count == 1 && c.b.count == 3 && c.a.body != c.b.body; }
 
-// an orthonormal pair spanning the plane normal to n (unit)
-void plane_basis(const Vec3& n, Vec3& t1, Vec3& t2) {
-  const Vec3 seed = std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
-  t1 = n.cross(seed).normalized();
-  t2 = n.cross(t1);
-}
-
 double cross2(const Eigen::Vector2d& o, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
   return (a - o).x() * (b - o).y() - (a - o).y() * (b - o).x();
 }
@@ -61,8 +54,7 @@ int reduce_patch(const std::vector<Contact>& contacts, const Patch& patch, doubl
                  std::vector<char>& keep) {
   const int n = static_cast<int>(patch.members.size());
   if (n < 4) return 0;  // a triangle or less: every point is a corner
-  Vec3 t1, t2;
-  plane_basis(patch.normal, t1, t2);
+  const Vec3 t1 = patch.normal.unitOrthogonal(), t2 = patch.normal.cross(t1);  // the contact plane
   const Vec3 origin = contacts[patch.members[0]].point_a;
   std::vector<Eigen::Vector2d> uv(n);
   Eigen::MatrixXd A(n, 3);
