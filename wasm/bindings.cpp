@@ -121,6 +121,7 @@ EMSCRIPTEN_BINDINGS(suction) {
       .field("volume", &CavityInfo::volume)
       .field("air", &CavityInfo::air)
       .field("outflow", &CavityInfo::outflow)
+      .field("temperature", &CavityInfo::temperature)
       .field("dormant", &CavityInfo::dormant)
       .field("bodies", &cavity_bodies, &read_only<CavityInfo>)
       .field("area", &CavityInfo::area)

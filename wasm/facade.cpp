@@ -319,6 +319,7 @@ CavityInfo Facade::cavity_info(int k) const {
   info.volume = c.volume;
   info.air = c.air;
   info.outflow = c.outflow;
+  info.temperature = c.temperature;
   info.dormant = c.dormant;
   info.bodies = c.slots;
   const CavityHold hold = cavity_hold(sim_->model(), sim_->state(), c);

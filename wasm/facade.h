@@ -49,6 +49,7 @@ struct CavityInfo {
   double volume = 0;    // [m³]
   double air = 0;       // N = P·V [J]
   double outflow = 0;   // ΔN of the last step (≤ 0: air pushed out) [J]
+  double temperature = 0;  // the air's temperature [K] (the ambient one under the isothermal law)
   bool dormant = false;
   std::vector<int> bodies;  // the body indices (= body slots) that bound it, ascending (≥ 2)
   // from the core (probes/probes.h cavity_hold): what holds the cup on

@@ -16,6 +16,7 @@ export interface CavityInfo {
   volume: number;      // [m³]
   air: number;         // N = P·V [J]
   outflow: number;     // ΔN of the last step (≤ 0: air pushed out) [J]
+  temperature: number; // the air's temperature [K] (settings.cavity.gas; ambient when isothermal)
   dormant: boolean;    // flattened: remembered but exerts no force
   bodies: number[];    // the body indices (body slots) that bound it, ascending (two or more)
   area: number;        // projected area along the seal's normal [m²]

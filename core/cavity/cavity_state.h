@@ -25,6 +25,7 @@ struct CavityState {
   int seam_begin = 0;             // triangles [seam_begin, end) join the seam copies
   double air = 0.0;               // N = P·V [J]
   double pressure = kPAtm;        // absolute pressure at the end of the last step [Pa]
+  double temperature = kTAmbient;  // the air's temperature [K]; P·V = N·T/T_ambient (§6.8)
   double volume = 0.0;            // volume at the end of the last step [m³]
   double outflow = 0.0;           // ΔN of the last step (≤ 0: air pushed out) [J]
   double max_volume = 0.0;        // largest volume since detection [m³]

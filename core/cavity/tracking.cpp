@@ -109,17 +109,21 @@ std::vector<CavityState> track_cavities(const std::vector<const CavityState*>& o
       c.id = next_id++;
       c.air = ts.p_atm * v;
       c.pressure = ts.p_atm;
+      c.temperature = ts.t_ambient;
       books.created += c.air;
       continue;
     }
     const int root = find(no + j);
-    double air = 0.0, vol = 0.0;
+    double air = 0.0, vol = 0.0, heat = 0.0;  // heat: Σ N T, the air's internal energy × (γ − 1)
+    bool one_temperature = true;
     int first_old = -1, first_new = -1, n_old = 0, n_new = 0;
     for (int i = 0; i < no; ++i)
       if (find(i) == root) {
         air += old[i]->air;
+        heat += old[i]->air * old[i]->temperature;
         ++n_old;
         if (first_old < 0) first_old = i;
+        else one_temperature = one_temperature && old[i]->temperature == old[first_old]->temperature;
       }
     for (int k = 0; k < nn; ++k)
       if (find(no + k) == root) {
@@ -132,7 +136,12 @@ std::vector<CavityState> track_cavities(const std::vector<const CavityState*>& o
       books.splits += n_new > 1;
     }
     c.air = vol > 0.0 ? air * v / vol : 0.0;  // merge: sum; split: by volume
-    c.pressure = v > 0.0 ? c.air / v : ts.p_atm;
+    // merge: the mixture's temperature conserves internal energy (N T); split: each part keeps it
+    c.temperature = first_old < 0 ? ts.t_ambient
+                    : one_temperature || air <= 0.0 ? old[first_old]->temperature
+                                                    : heat / air;
+    c.pressure = v > 0.0 ? (c.temperature == ts.t_ambient ? c.air / v : c.air * (c.temperature / ts.t_ambient) / v)
+                         : ts.p_atm;
     if (j == first_new && first_old >= 0) {
       const CavityState& oc = *old[first_old];
       c.id = oc.id;

@@ -18,6 +18,7 @@ CavityGeometry cavity_geometry(const Points& x, const CavityState& c);
 
 struct TrackingSettings {
   double p_atm = kPAtm;                  // air of a new cavity: P_atm·V [Pa]
+  double t_ambient = kTAmbient;          // temperature of a new cavity's air [K]
   double sealing_distance = 5e-5;        // [m]
   double flattened_volume_ratio = 0.05;  // a vanished cavity below this share of its largest
                                          // volume is kept dormant, otherwise dropped

@@ -27,6 +27,7 @@ inline Mat3 skew(const Vec3& w) {
 }
 
 constexpr double kPAtm = 101325.0;  // ambient pressure [Pa]
+constexpr double kTAmbient = 293.15;  // ambient temperature [K] (20 °C)
 constexpr double kPi = 3.14159265358979323846;
 
 }  // namespace suction

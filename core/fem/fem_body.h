@@ -21,6 +21,10 @@ struct Material {
   double damping_mass = 0.0;      // Rayleigh α [1/s]:  B = -(α M + β K)
   double damping_stiffness = 0.0; // Rayleigh β [s]
   double friction = 0.5;          // Coulomb μ used when no pair value is given [-]
+  /// a liquid film on the surface (docs/method.md §9.10): it seals a gap up to its thickness,
+  /// and contacts with the wetted surface take its friction; 0: dry
+  double film_thickness = 0.0;    // [m]
+  double film_friction = 0.0;     // Coulomb μ on the wetted surface [-] (with film_thickness > 0)
 };
 
 /// node_constraint values of FemBody (k ≥ 0: the node follows driver k)

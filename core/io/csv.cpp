@@ -35,12 +35,17 @@ std::string csv_field(const std::string& text) {
 std::vector<std::string> csv_columns(const Model& model) {
   std::vector<std::string> columns = {"step", "t", "contacts", "cavities", "pressure_min", "volume_total",
                                       "air_total", "holding_force", "pgs_iterations", "pgs_residual"};
+  if (!model.settings.cavity.gas.isothermal()) {
+    columns.push_back("temperature_min");
+    columns.push_back("temperature_max");
+  }
   for (const Probe& probe : model.probes) columns.push_back(probe.name);
   return columns;
 }
 
 CsvRecorder::CsvRecorder(std::ostream& out, const Model& model) : out_(out) {
   columns_ = csv_columns(model);
+  temperatures_ = !model.settings.cavity.gas.isothermal();
   // header row
   for (size_t i = 0; i < columns_.size(); ++i) {
     if (i) out_ << ',';
@@ -65,7 +70,7 @@ void CsvRecorder::record(const Simulation& sim) {
 
 void CsvRecorder::record_row(const CsvStep& s, const CavitySummary& cavities,
                              const std::vector<double>& probes) {
-  const size_t num_probes = columns_.size() - kFixedColumns;
+  const size_t num_probes = columns_.size() - (temperatures_ ? 12 : 10);  // after the fixed columns
   if (probes.size() != num_probes)
     throw std::logic_error("CsvRecorder: " + std::to_string(probes.size()) +
                            " probe values for " + std::to_string(num_probes) + " probe columns");
@@ -90,6 +95,12 @@ void CsvRecorder::record_row(const CsvStep& s, const CavitySummary& cavities,
   row += std::to_string(s.solver_iterations);
   row += ',';
   row += format_double(s.solver_residual);
+  if (temperatures_) {
+    row += ',';
+    row += format_double(cavities.temperature_min);
+    row += ',';
+    row += format_double(cavities.temperature_max);
+  }
   for (double value : probes) {
     row += ',';
     row += format_double(value);

@@ -33,8 +33,9 @@ std::vector<std::string> csv_columns(const Model& model);
 ///   step, t [s], contacts, cavities, pressure_min [Pa], volume_total [m³], air_total [J],
 ///   holding_force [N] (Σ (P_atm − P)·A over the active cavities, probes/probes.h),
 ///   pgs_iterations and pgs_residual (the step's contact/pressure solve: sweeps used and the
-///   final relative change, solver/pgs.h), then one column per probe of the model (named
-///   after it, in model order).
+///   final relative change, solver/pgs.h), with a gas law that is not isothermal
+///   temperature_min and temperature_max [K] (the active cavities' air, docs/method.md §6.8),
+///   then one column per probe of the model (named after it, in model order).
 /// The header row is written by the constructor.
 class CsvRecorder {
  public:
@@ -53,7 +54,7 @@ class CsvRecorder {
   std::ostream& out_;
   std::vector<std::string> columns_;
   long rows_ = 0;
-  static constexpr size_t kFixedColumns = 10;  // the columns before the probes
+  bool temperatures_ = false;  // the two temperature columns (a non-isothermal gas law)
 };
 
 }  // namespace suction

@@ -206,6 +206,33 @@ FitUncertainty fit_uncertainty(const Eigen::MatrixXd& J, const Eigen::VectorXd& 
   return u;
 }
 
+double curve_noise(const std::vector<double>& y) {
+  if (y.size() < 3) return 0.0;
+  std::vector<double> d;
+  d.reserve(y.size() - 2);
+  for (size_t i = 1; i + 1 < y.size(); ++i) d.push_back(std::abs(y[i + 1] - 2.0 * y[i] + y[i - 1]));
+  const size_t mid = d.size() / 2;
+  std::nth_element(d.begin(), d.begin() + static_cast<long>(mid), d.end());
+  double median = d[mid];
+  if (d.size() % 2 == 0) median = 0.5 * (median + *std::max_element(d.begin(), d.begin() + static_cast<long>(mid)));
+  return 1.4826 * median / std::sqrt(6.0);
+}
+
+FitVerdict judge_fit(bool converged, const std::string& solver_message, double rms, double noise, double floor) {
+  FitVerdict v;
+  v.converged = converged;
+  v.misfit = rms > 3.0 * noise + floor;
+  char buf[256];
+  if (!converged)
+    v.why = "the fit did not converge (" + solver_message + ")";
+  if (v.misfit) {
+    std::snprintf(buf, sizeof buf, "its rms residual %.4g is far above the measurements' noise %.4g (more than 3 x)", rms,
+                  noise);
+    v.why += (v.why.empty() ? "" : "; ") + std::string(buf);
+  }
+  return v;
+}
+
 std::string fit_plot_svg(const FitSeries& measured, const FitSeries& fitted, const std::string& title,
                          const std::string& y_label) {
   const double W = 720, H = 420, left = 70, right = 20, top = 40, bottom = 50;

@@ -62,6 +62,25 @@ struct FitUncertainty {
 FitUncertainty fit_uncertainty(const Eigen::MatrixXd& jacobian, const Eigen::VectorXd& residuals,
                                double sigma = 0);
 
+/// The noise of a sampled curve, from its data alone: 1.4826 × the median of the absolute second
+/// differences |y[i+1] − 2 y[i] + y[i−1]|, over √6 (the standard deviation of white noise whose
+/// second differences these are; Gasser, Sroka & Jennen-Steinmetz 1986, with the median of
+/// Hampel's robust scale, so that the few kinks of a smooth curve, a detachment's drop, do not
+/// count).  0 for fewer than 3 values.  Assumes roughly even sampling, like a run's CSV.
+double curve_noise(const std::vector<double>& y);
+
+/// Whether a least-squares fit can be believed (`suction fit`): it must have converged (not
+/// stopped at its iteration cap or by a failure) and its rms residual must not lie far above the
+/// measurements' noise: rms ≤ 3 × noise + floor (floor: what counts as zero, e.g. 1e-9 of the
+/// data's scale).  `why` says what is wrong, empty when it can be believed.
+struct FitVerdict {
+  bool converged = false;
+  bool misfit = false;
+  std::string why;
+  bool trustworthy() const { return converged && !misfit; }
+};
+FitVerdict judge_fit(bool converged, const std::string& solver_message, double rms, double noise, double floor);
+
 /// A plot of measured against fitted (an SVG document): measured as points, fitted as a line,
 /// axes with ticks, the title and the y axis' label.
 std::string fit_plot_svg(const FitSeries& measured, const FitSeries& fitted, const std::string& title,

@@ -146,6 +146,7 @@ enum class ProbeKind {
   CavityAir,         // its air N = P·V [J] (0 when there is none)
   CavityHoldingForce,  // its holding force (P_atm − P)·A [N] (0 when there is none)
   CavityCount,       // number of active cavities
+  CavityTemperature,  // its air's temperature [K] (the ambient one when there is none)
   SpringForce,       // a spring's tension (its force on each end along the line, positive when
                      // it pulls them together) [N]; zero-length springs: the force's magnitude
   SpringLength,      // the distance between a spring's ends [m]
@@ -199,7 +200,24 @@ struct ContactSettings {
 };
 
 /// Trapped air (docs/method.md §6 and §9).
+/// The air's thermodynamics in a cavity (docs/method.md §6.8): the law its pressure follows
+/// within a step, for the air that stays, P·V^n constant per amount.
+struct GasSettings {
+  enum class Law { Isothermal, Adiabatic, Polytropic, Exchange };
+  Law law = Law::Isothermal;  // isothermal: P·V = N, the paper's (every number as before)
+  double gamma = 1.4;         // heat capacity ratio c_p/c_v of the air (> 1; dry air 1.4)
+  double exponent = 1.2;      // polytropic: the exponent n (≥ 1)
+  double tau = 0.05;          // exchange: the thermal time constant of Newton's cooling [s] (> 0)
+  double t_ambient = kTAmbient;  // ambient temperature [K] (> 0): new air, and what exchange relaxes to
+  /// n of P·V^n within a step: 1 (isothermal), γ (adiabatic, exchange), n (polytropic)
+  double step_exponent() const {
+    return law == Law::Isothermal ? 1.0 : law == Law::Polytropic ? exponent : gamma;
+  }
+  bool isothermal() const { return law == Law::Isothermal || (law == Law::Polytropic && exponent == 1.0); }
+};
+
 struct CavitySettings {
+  GasSettings gas;                   // the air's law (settings.cavity.gas)
   bool enabled = true;               // detect cavities and solve their pressure
   double p_max = kPAtm;              // pressure above which air escapes [Pa] (≥ p_atm)
   double sealing_distance = 5e-5;    // contacting vertices move this far into the other body [m]

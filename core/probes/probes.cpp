@@ -50,10 +50,13 @@ CavityHold cavity_hold(const Model& model, const State& state, const CavityState
 CavitySummary cavity_summary(const Model& model, const State& state) {
   CavitySummary c;
   c.pressure_min = model.settings.p_atm;
+  c.temperature_min = c.temperature_max = model.settings.cavity.gas.t_ambient;
   for (const CavityState& cav : state.cavities) {
     if (cav.dormant) continue;
     // the lowest of the cavities' pressures, above P_atm too (a cup pushed with no outflow)
     c.pressure_min = ++c.count == 1 ? cav.pressure : std::min(c.pressure_min, cav.pressure);
+    c.temperature_min = c.count == 1 ? cav.temperature : std::min(c.temperature_min, cav.temperature);
+    c.temperature_max = c.count == 1 ? cav.temperature : std::max(c.temperature_max, cav.temperature);
     c.volume_total += cav.volume;
     c.air_total += cav.air;
     c.holding_force += cavity_hold(model, state, cav).force;
@@ -82,6 +85,7 @@ double evaluate_probe(const Model& model, const State& state, const Probe& probe
     case ProbeKind::CavityPressure:
     case ProbeKind::CavityVolume:
     case ProbeKind::CavityAir:
+    case ProbeKind::CavityTemperature:
     case ProbeKind::CavityHoldingForce: {
       int k = 0;
       const int slot = probe.cavity_of_body ? BodySlots(model).slot(probe.body) : -1;
@@ -92,10 +96,13 @@ double evaluate_probe(const Model& model, const State& state, const Probe& probe
         const double v = probe.kind == ProbeKind::CavityPressure   ? c.pressure
                          : probe.kind == ProbeKind::CavityVolume   ? c.volume
                          : probe.kind == ProbeKind::CavityAir      ? c.air
+                         : probe.kind == ProbeKind::CavityTemperature ? c.temperature
                                                                    : cavity_hold(model, state, c).force;
         return probe.scale * v;
       }
-      return probe.scale * (probe.kind == ProbeKind::CavityPressure ? model.settings.p_atm : 0.0);
+      return probe.scale * (probe.kind == ProbeKind::CavityPressure      ? model.settings.p_atm
+                            : probe.kind == ProbeKind::CavityTemperature ? model.settings.cavity.gas.t_ambient
+                                                                         : 0.0);
     }
     case ProbeKind::Position:
       value = body_center_of_mass(model, state, probe.body);

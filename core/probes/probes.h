@@ -33,6 +33,8 @@ struct CavitySummary {
   double volume_total = 0.0;    // [m³]
   double air_total = 0.0;       // Σ N = P·V [J]
   double holding_force = 0.0;   // Σ (P_atm − P)·A over the active cavities [N]
+  double temperature_min = kTAmbient;  // the air's lowest and highest temperature, the ambient
+  double temperature_max = kTAmbient;  // one when there is no cavity [K] (docs/method.md §6.8)
 };
 CavitySummary cavity_summary(const Model& model, const State& state);
 

@@ -2,6 +2,7 @@
 // probes -> Model.  Every problem becomes a SceneIssue; a scene with issues throws SceneError.
 #include "scene/scene.h"
 
+#include <limits>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -135,6 +136,22 @@ void read_parameters(JsonReader& r, const Json& v, const std::string& ptr, std::
   }
 }
 
+/// "settings/cavity/gas": the air's law (docs/method.md §6.8)
+void read_gas(JsonReader& r, const Json& v, const std::string& ptr, GasSettings& g) {
+  ObjectView o(r, v, ptr, {"law", "gamma", "exponent", "tau", "t_ambient"},
+               "a gas object {\"law\": \"isothermal\" | \"adiabatic\" | \"polytropic\" | \"exchange\", ...}");
+  if (!o.valid()) return;
+  const auto law = o.choice("law", {"isothermal", "adiabatic", "polytropic", "exchange"}, std::string("isothermal"));
+  if (law == "adiabatic") g.law = GasSettings::Law::Adiabatic;
+  else if (law == "polytropic") g.law = GasSettings::Law::Polytropic;
+  else if (law == "exchange") g.law = GasSettings::Law::Exchange;
+  else g.law = GasSettings::Law::Isothermal;
+  g.gamma = o.number("gamma", g.gamma, Bounds{1.0, std::numeric_limits<double>::infinity(), true, false});
+  g.exponent = o.number("exponent", g.exponent, Bounds::at_least(1.0));
+  g.tau = o.number("tau", g.tau, Bounds::positive());
+  g.t_ambient = o.number("t_ambient", g.t_ambient, Bounds::positive());
+}
+
 /// "settings"
 void read_settings(JsonReader& r, const Json& v, Settings& s) {
   ObjectView o(r, v, "/settings",
@@ -184,7 +201,7 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
   if (const Json* cav = o.find("cavity")) {
     ObjectView co(r, *cav, o.at("cavity"),
                   {"enabled", "p_max", "sealing_distance", "leak_rate", "remesh_seam_ratio",
-                   "flattened_volume_ratio"},
+                   "flattened_volume_ratio", "gas"},
                   "a cavity settings object");
     if (co.valid()) {
       CavitySettings& c = s.cavity;
@@ -198,6 +215,7 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
       c.remesh_seam_ratio = co.number("remesh_seam_ratio", c.remesh_seam_ratio, Bounds::positive());
       c.flattened_volume_ratio =
           co.number("flattened_volume_ratio", c.flattened_volume_ratio, Bounds::non_negative());
+      if (const Json* gas = co.find("gas")) read_gas(r, *gas, co.at("gas"), c.gas);
     } else {
       s.cavity.p_max = s.p_atm;
     }
@@ -261,7 +279,8 @@ void read_contact_settings(SceneBuild& b, const Json& settings) {
   }
 }
 
-/// "materials": NAME -> {"young", "poisson", "density", "damping_mass", "damping_stiffness", "friction"}
+/// "materials": NAME -> {"young", "poisson", "density", "damping_mass", "damping_stiffness", "friction",
+/// "film": {"thickness", "friction"}}
 void read_materials(SceneBuild& b, const Json& v, const std::string& ptr) {
   JsonReader& r = b.reader;
   for (const auto& [name, entry] : map_entries(r, v, ptr, "an object NAME -> material")) {
@@ -269,7 +288,7 @@ void read_materials(SceneBuild& b, const Json& v, const std::string& ptr) {
     Material m;
     m.name = name;
     ObjectView o(r, *entry, pointer_child(ptr, name),
-                 {"young", "poisson", "density", "damping_mass", "damping_stiffness", "friction"},
+                 {"young", "poisson", "density", "damping_mass", "damping_stiffness", "friction", "film"},
                  "a material object");
     if (o.valid()) {
       m.young = o.required_number("young", Bounds::positive()).value_or(m.young);
@@ -278,6 +297,14 @@ void read_materials(SceneBuild& b, const Json& v, const std::string& ptr) {
       m.damping_mass = o.number("damping_mass", m.damping_mass, Bounds::non_negative());
       m.damping_stiffness = o.number("damping_stiffness", m.damping_stiffness, Bounds::non_negative());
       m.friction = o.number("friction", m.friction, Bounds::non_negative());
+      if (const Json* film = o.find("film")) {
+        ObjectView fo(r, *film, o.at("film"), {"thickness", "friction"},
+                      "a film object {\"thickness\": m, \"friction\": mu}");
+        if (fo.valid()) {
+          m.film_thickness = fo.number("thickness", m.film_thickness, Bounds::non_negative());
+          m.film_friction = fo.number("friction", m.friction, Bounds::non_negative());
+        }
+      }
     }
     b.material_index[name] = static_cast<int>(b.model.materials.size());
     b.model.materials.push_back(m);
@@ -308,6 +335,13 @@ Model build_scene(Json doc, const std::string& base_dir, const std::vector<Scene
   b.model.settings.story_numbers = interactive.compare;
   if (const Json* v = top.find("materials")) read_materials(b, *v, "/materials");
   if (const Json* v = top.find("settings")) read_contact_settings(b, *v);
+  // a film seals a gap up to its thickness: the detector must see contacts that far
+  for (const Material& m : b.model.materials)
+    if (m.film_thickness > b.model.settings.contact.collision.alarm_distance)
+      r.issue(pointer_child(pointer_child(pointer_child("/materials", m.name), "film"), "thickness"),
+              "a film of " + format_number(m.film_thickness) + " m is thicker than the contact alarm distance " +
+                  format_number(b.model.settings.contact.collision.alarm_distance) +
+                  " m (settings.contact.alarm_distance): the seal it makes could not be seen");
   if (const Json* v = top.find("bodies")) read_bodies(b, *v, "/bodies");
   if (const Json* v = top.find("drivers")) read_drivers(b, *v, "/drivers");
   if (const Json* v = top.find("springs")) read_springs(b, *v, "/springs");

@@ -278,6 +278,7 @@ const ProbeType kProbeTypes[] = {
     {"cavity_pressure", ProbeKind::CavityPressure, false, false, false, false, false, true},
     {"cavity_volume", ProbeKind::CavityVolume, false, false, false, false, false, true},
     {"cavity_air", ProbeKind::CavityAir, false, false, false, false, false, true},
+    {"cavity_temperature", ProbeKind::CavityTemperature, false, false, false, false, false, true},
     {"cavity_holding_force", ProbeKind::CavityHoldingForce, false, false, false, false, false, true},
     {"cavity_count", ProbeKind::CavityCount, false, false, false, false},
     {"spring_force", ProbeKind::SpringForce, false, false, false, false, false, false, true},
@@ -298,7 +299,8 @@ namespace {
 /// columns the CSV writer always emits; probe names must differ
 const std::vector<std::string> kReservedColumns = {"step", "t", "contacts", "cavities", "pressure_min",
                                                    "volume_total", "air_total", "holding_force",
-                                                   "pgs_iterations", "pgs_residual"};
+                                                   "pgs_iterations", "pgs_residual", "temperature_min",
+                                                   "temperature_max"};
 
 void read_probe(SceneBuild& b, const Json& v, const std::string& ptr, std::vector<std::string>& names) {
   JsonReader& r = b.reader;

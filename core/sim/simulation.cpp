@@ -41,6 +41,9 @@ void Simulation::retune(Model next) {
   for (size_t d = 0; d < model_.drivers.size(); ++d)
     state_.driver_offset[d] += model_.drivers[d].displacement(t) - next.drivers[d].displacement(t);
   model_ = std::move(next);
+  // the isothermal law keeps the air at the ambient temperature (docs/method.md §6.8)
+  if (model_.settings.cavity.gas.isothermal())
+    for (CavityState& c : state_.cavities) c.temperature = model_.settings.cavity.gas.t_ambient;
   init_workspace(model_, *work_);
 }
 

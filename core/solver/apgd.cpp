@@ -101,7 +101,9 @@ struct GradientRows {
       }
       const double tau = t * scale[i];
       const double z = c.p_atm + y[i] - tau * g[i];
-      out[i] = projection::gas_prox(z, tau, c.air, p.h, c.p_max) - c.p_atm;
+      out[i] = (c.exponent == 1.0 ? projection::gas_prox(z, tau, c.air, p.h, c.p_max)
+                                  : projection::gas_prox_n(z, tau, c.air, c.law, c.exponent, p.h, c.p_max)) -
+               c.p_atm;
     }
   }
 

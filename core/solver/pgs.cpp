@@ -10,9 +10,25 @@
 
 namespace suction {
 
+double cavity_outflow(const CavityRow& row, double pressure, double volume) {
+  if (row.air <= 0.0) return 0.0;
+  if (row.exponent == 1.0) return std::min(0.0, pressure * volume - row.air);
+  // the air that stays obeys the law at (pressure, volume): N' = N V (P / law)^(1/n)
+  const double kept = volume > 0.0 && row.law > 0.0 ? row.air * volume * std::pow(pressure / row.law, 1.0 / row.exponent) : 0.0;
+  return std::min(0.0, kept - row.air);
+}
+
 double cavity_pressure(double a, double volume_eff, CavityRow& row) {
   row.outflow = 0.0;
   if (row.air <= 0.0) return 0.0;  // vacuum
+  if (row.exponent != 1.0) {  // P·V^n = law (§6.8)
+    double p = projection::gas_law_pressure_n(a, volume_eff, row.air, row.law, row.exponent, row.p_atm, row.p_max);
+    if (p > row.p_max) {
+      p = row.p_max;
+      row.outflow = cavity_outflow(row, p, volume_eff + (a > 0.0 ? a * (p - row.p_atm) : 0.0));
+    }
+    return p;
+  }
   const double b = volume_eff - a * row.p_atm;
   const double c = -row.air;
   // (the same expression as the GPU methods', shared with them: solver/projection.h)

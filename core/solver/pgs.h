@@ -22,6 +22,10 @@ struct CavityRow {
   double air = 0.0;          // N at the start of the solve (after the leak) [J]
   double p_atm = kPAtm;      // [Pa]
   double p_max = kPAtm;      // [Pa]
+  /// the gas law within the step (docs/method.md §6.8): P·V^n = law for the air that stays.
+  /// n = 1 is Boyle's P·V = N (law unused); otherwise law = θ N V_t^(n−1) [Pa·m^(3n)]
+  double exponent = 1.0;
+  double law = 0.0;
   // results
   double pressure = kPAtm;   // absolute pressure P at the end of the step [Pa]
   double outflow = 0.0;        // ΔN ≤ 0: air pushed out when P would exceed p_max [J]
@@ -31,6 +35,10 @@ struct CavityRow {
 /// a = h·W_pp (the quadratic a P² + b P + c = 0, b = V_eff − a P_atm, c = −N), clamped at p_max
 /// with the outflow ΔN; N ≤ 0 is vacuum (P = 0).  Returns P; sets row.outflow.
 double cavity_pressure(double a, double volume_eff, CavityRow& row);
+
+/// The air pushed out when a cavity ends its step at `pressure` ≥ p_max in `volume`: what
+/// makes the row's law hold at that pressure for the air that stays, min(0, N' − N) [J].
+double cavity_outflow(const CavityRow& row, double pressure, double volume);
 
 /// A soft bilateral row (a spring, docs/method.md §8.6): its force λ [N] is free in sign and
 /// satisfies u + compliance·λ + bias = 0 at the end of the step, u = u_free + (Wλ) its velocity.

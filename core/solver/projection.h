@@ -62,4 +62,61 @@ SUCTION_HD double gas_law_pressure(double a, double volume_eff, double air, doub
   return b > 0.0 ? (-2.0 * c) / (b + disc) : (-b + disc) / (2.0 * a);
 }
 
+/// The gas law of a non-isothermal cavity row (docs/method.md §6.8): the pressure P with
+/// P·V^n = law for V = V_eff + a (P − P_atm), a = h·W_pp; N ≤ 0 is vacuum (0); without
+/// compliance (a ≤ 0) P = law / V_eff^n (p_max where V_eff ≤ 0).  The root of
+/// g(P) = ln P + n ln V(P) − ln law, increasing wherever P > 0 and V > 0, by Newton's steps
+/// kept inside a bisection bracket (deterministic: a fixed sequence of operations).  Not
+/// capped: the caller caps at p_max and books the outflow.
+SUCTION_HD double gas_law_pressure_n(double a, double volume_eff, double air, double law, double n, double p_atm,
+                                     double p_max) {
+  if (air <= 0.0 || law <= 0.0) return 0.0;  // vacuum
+  if (a <= 0.0) return volume_eff > 0.0 ? law / std::pow(volume_eff, n) : p_max;
+  const double log_law = std::log(law);
+  auto volume = [&](double p) { return volume_eff + a * (p - p_atm); };
+  auto g = [&](double p) { return std::log(p) + n * std::log(volume(p)) - log_law; };
+  double lo = p_atm - volume_eff / a;  // V(lo) = 0
+  if (lo < 0.0) lo = 0.0;
+  double hi = (lo > 0.0 ? 2.0 * lo : 0.0) + p_atm;
+  for (int i = 0; i < 2100 && g(hi) < 0.0; ++i) hi = 2.0 * hi;  // g grows without bound
+  double p = 0.5 * (lo + hi);
+  for (int i = 0; i < 200; ++i) {
+    const double v = volume(p);
+    const double gp = std::log(p) + n * std::log(v) - log_law;
+    if (gp > 0.0) hi = p;
+    else lo = p;
+    double next = p - gp / (1.0 / p + n * a / v);
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (std::abs(next - p) <= 1e-15 * p || hi - lo <= 1e-15 * hi) return next;
+    p = next;
+  }
+  return p;
+}
+
+/// The proximal step of a non-isothermal row (§6.8, for the gradient methods of §8.7): the
+/// P > 0 that minimizes (P − z)² / (2τ) − φ(P) with φ'(P) = V(P)/h, V(P) = (law/P)^(1/n) the
+/// law's volume at P; the root of P − z − (τ/h) law^(1/n) P^(−1/n) = 0, capped at p_max.  With
+/// n = 1 it is gas_prox.  Its fixed point is V_free + h (Wλ)_p = V(P): the law at the end of the step.
+SUCTION_HD double gas_prox_n(double z, double tau, double air, double law, double n, double h, double p_max) {
+  if (air <= 0.0 || law <= 0.0) return 0.0;
+  const double c = tau / h * std::pow(law, 1.0 / n);
+  // f(P) = P − z − c P^(−1/n) increases from −∞; f(max(z, 0) + c^(n/(n+1))) ≥ 0
+  double lo = 0.0, hi = (z > 0.0 ? z : 0.0) + std::pow(c, n / (n + 1.0));
+  double p = 0.5 * (lo + hi);
+  for (int i = 0; i < 200; ++i) {
+    const double q = c * std::pow(p, -1.0 / n);
+    const double f = p - z - q;
+    if (f > 0.0) hi = p;
+    else lo = p;
+    double next = p - f / (1.0 + q / (n * p));
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (std::abs(next - p) <= 1e-15 * p || hi - lo <= 1e-15 * hi) {
+      p = next;
+      break;
+    }
+    p = next;
+  }
+  return p > p_max ? p_max : p;
+}
+
 }  // namespace suction::projection

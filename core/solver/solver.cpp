@@ -53,7 +53,7 @@ void finish_cavities(const RowProblem& p, const VecX& lambda, const VecX& w_lamb
     c.outflow = 0.0;
     if (c.air > 0.0 && pressure >= c.p_max) {
       const double volume = c.volume_free + p.h * w_lambda[i];
-      c.outflow = std::min(0.0, pressure * volume - c.air);
+      c.outflow = cavity_outflow(c, pressure, volume);
     }
   }
 }

@@ -13,6 +13,7 @@
 //   4. add_cavity_rows:   one pressure row per active cavity, H_p = ∂V/∂x mapped to every body
 //                         that bounds it
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -61,9 +62,8 @@ std::uint64_t seal_vertex_key(int slot, int vertex) {
 /// edge–edge contact within the sealing distance (it joins the bodies' group, moves nothing).
 std::vector<SealingContact> sealing_contacts(const Model& model, const Workspace& work) {
   std::vector<SealingContact> out;
-  const double d = model.settings.cavity.sealing_distance;
   for (const Contact& c : work.contacts_x_t) {
-    if (c.gap > d || c.a.body == c.b.body) continue;
+    if (c.a.body == c.b.body || c.gap > pair_sealing_distance(model, c.a.body, c.b.body)) continue;
     const int lo = std::min(c.a.body, c.b.body), hi = std::max(c.a.body, c.b.body);
     bool vertex = false;
     for (const ContactSide* side : {&c.a, &c.b})
@@ -134,7 +134,7 @@ std::vector<UnionMesh> offset_meshes(const Model& model, const Workspace& work, 
   for (size_t i = 0; i < n; ++i) moved[i].assign(meshes[i].vertices.size() * n, 0);  // (vertex, other)
   std::vector<std::vector<char>> moved_any(n);
   for (size_t i = 0; i < n; ++i) moved_any[i].assign(meshes[i].vertices.size(), 0);
-  auto move = [&](const ContactSide& side, int other, const Vec3& dir) {
+  auto move = [&](const ContactSide& side, int other, const Vec3& dir, double depth) {
     if (side.count != 1) return;
     const size_t i = index_of(side.body), j = index_of(other);
     const int v = side.vertex[0];
@@ -142,13 +142,15 @@ std::vector<UnionMesh> offset_meshes(const Model& model, const Workspace& work, 
     if (done) return;
     done = 1;
     moved_any[i][v] = 1;
-    meshes[i].vertices[v] += d * dir;
+    meshes[i].vertices[v] += depth * dir;
   };
   for (const Contact& c : work.contacts_x_t) {
-    if (c.gap > d || c.a.body == c.b.body) continue;
+    if (c.a.body == c.b.body) continue;
+    const double dp = pair_sealing_distance(model, c.a.body, c.b.body);  // d, or a film's thickness
+    if (c.gap > dp) continue;
     if (!std::binary_search(group.slots.begin(), group.slots.end(), c.a.body)) continue;
-    move(c.a, c.b.body, -c.normal);  // a moves against the normal (b → a): into b
-    move(c.b, c.a.body, c.normal);
+    move(c.a, c.b.body, -c.normal, dp);  // a moves against the normal (b → a): into b
+    move(c.b, c.a.body, c.normal, dp);
   }
   // a 5 nm jitter (kUnionJitter × d_seal) keeps CGAL's filters decisive (method §9.2); the
   // first two bodies keep the salts a pair had before groups (the same unions, bit for bit)
@@ -224,6 +226,7 @@ void track_group(const Model& model, State& state, const Workspace& work, const 
   for (const CavityState& c : fresh) gn.push_back(cavity_geometry(cavity_points(model, work.surface_x_t, c), c));
   TrackingSettings ts;
   ts.p_atm = model.settings.p_atm;
+  ts.t_ambient = model.settings.cavity.gas.t_ambient;
   ts.sealing_distance = cs.sealing_distance;
   ts.flattened_volume_ratio = cs.flattened_volume_ratio;
   std::vector<CavityState> tracked =
@@ -258,11 +261,13 @@ void add_cavity_rows(const Model& model, const State& state, Workspace& work) {
     const Points xt = cavity_points(model, work.surface_x_t, c);
     const Points x = cavity_points(model, work.surface_x_free, c);  // lever arms at x_free
     const Points g = mesh_volume_gradient(xt, c.triangles);
-    double volume_free = mesh_volume(xt, c.triangles);
+    const double volume_t = mesh_volume(xt, c.triangles);
+    double volume_free = volume_t;
     for (size_t v = 0; v < x.size(); ++v) volume_free += g[v].dot(x[v] - xt[v]);
     const int row = layout.cavity_row(layout.cavities);
     work.cavity_index.push_back(static_cast<int>(ci));
     work.cavity_volume_free.push_back(volume_free);
+    work.cavity_volume_t.push_back(volume_t);
     std::map<std::pair<int, int>, Vec3> fem_coeff;  // (body, node) -> coefficient
     std::map<int, std::pair<Vec3, Vec3>> rigid_coeff;
     for (size_t v = 0; v < c.vertices.size(); ++v) {
@@ -302,16 +307,27 @@ void add_cavity_rows(const Model& model, const State& state, Workspace& work) {
 
 void leak_cavities(const Model& model, State& state, Workspace& work) {
   const double h = model.settings.dt;
+  const GasSettings& gas = model.settings.cavity.gas;
+  const double leak = h * model.settings.cavity.leak_rate;
   for (CavityState& c : state.cavities)
     if (!c.dormant) {
-      c.air += h * model.settings.cavity.leak_rate;
-      work.air.leaked_in += h * model.settings.cavity.leak_rate;
+      if (gas.law == GasSettings::Law::Exchange && c.temperature != gas.t_ambient)  // Newton's cooling (§6.8)
+        c.temperature = gas.t_ambient + (c.temperature - gas.t_ambient) * std::exp(-h / gas.tau);
+      if (!gas.isothermal() && leak > 0.0 && c.air + leak > 0.0) {
+        // air from outside, at the ambient temperature, brings its enthalpy (γ c_v T_ambient per
+        // amount) into the cavity's internal energy (c_v N T): the mixture's temperature (§6.8)
+        const double in = gas.law == GasSettings::Law::Polytropic ? 1.0 : gas.gamma;
+        c.temperature = (std::max(0.0, c.air) * c.temperature + in * leak * gas.t_ambient) / (std::max(0.0, c.air) + leak);
+      }
+      c.air += leak;
+      work.air.leaked_in += leak;
     }
 }
 
 void update_cavities(const Model& model, State& state, Workspace& work) {
   work.cavity_index.clear();
   work.cavity_volume_free.clear();
+  work.cavity_volume_t.clear();
   work.cavity_unions = 0;
   work.union_failures.clear();
   work.rows.layout.cavities = 0;

@@ -66,7 +66,19 @@ double pair_friction(const Model& model, int material_a, int material_b) {
     if ((p.material_a == material_a && p.material_b == material_b) ||
         (p.material_a == material_b && p.material_b == material_a))
       return p.friction;
-  return std::min(model.materials[material_a].friction, model.materials[material_b].friction);
+  // a wetted surface (docs/method.md §9.10): the film's friction (both wet: the lower)
+  const Material &a = model.materials[material_a], &b = model.materials[material_b];
+  if (a.film_thickness > 0.0 || b.film_thickness > 0.0) {
+    const double fa = a.film_thickness > 0.0 ? a.film_friction : b.film_friction;
+    const double fb = b.film_thickness > 0.0 ? b.film_friction : a.film_friction;
+    return std::min(fa, fb);
+  }
+  return std::min(a.friction, b.friction);
+}
+
+double pair_sealing_distance(const Model& model, int slot_a, int slot_b) {
+  return std::max({model.settings.cavity.sealing_distance, model.materials[slot_material(model, slot_a)].film_thickness,
+                   model.materials[slot_material(model, slot_b)].film_thickness});
 }
 
 void gather_contacts(const Model& model, const State& state, Workspace& work) {

@@ -1,6 +1,7 @@
 // Stage 5b, solve (docs/method.md §8): the contact forces and cavity pressures of the step by
 // the model's method (settings.solver.method: solver/solver.h), warm-started from the last step.
 #include <algorithm>
+#include <cmath>
 
 #include "solver/solver.h"
 #include "stages/stages.h"
@@ -31,6 +32,7 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
       work.lambda.segment<3>(layout.contact_row(k)) = it->local;
   }
   const CavitySettings& cs = model.settings.cavity;
+  const double n = cs.gas.isothermal() ? 1.0 : cs.gas.step_exponent();
   std::vector<CavityRow> cavities(np);
   for (int k = 0; k < np; ++k) {
     const CavityState& c = state.cavities[work.cavity_index[k]];
@@ -41,6 +43,12 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
     row.p_max = std::max(cs.p_max, row.p_atm);
     row.pressure = c.pressure;
     work.lambda[layout.cavity_row(k)] = c.pressure - row.p_atm;  // warm start
+    // a non-isothermal law (§6.8): P·V^n = θ N V_t^(n−1) along the step, θ = T / T_ambient
+    const double vt = work.cavity_volume_t[k];
+    if (n != 1.0 && vt > 0.0) {
+      row.exponent = n;
+      row.law = c.temperature / cs.gas.t_ambient * c.air * std::pow(vt, n - 1.0);
+    }
   }
   // the methods see the limit blocks as frictionless contacts whose gap is the angle left
   std::vector<double> gap(nc), mu = work.contact_mu;
@@ -55,6 +63,13 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
                              model.settings.solver.max_iterations, model.settings.solver.tolerance, work.lambda);
   for (int k = 0; k < np; ++k) {
     CavityState& c = state.cavities[work.cavity_index[k]];
+    const CavityRow& row = cavities[k];
+    if (row.exponent != 1.0) {
+      // the air that stays went along its law from P_t = θ N / V_t to P: T ∝ P^((n−1)/n)
+      const double p_t = c.temperature / cs.gas.t_ambient * c.air / work.cavity_volume_t[k];
+      if (row.pressure > 0.0 && p_t > 0.0)
+        c.temperature *= std::pow(row.pressure / p_t, (row.exponent - 1.0) / row.exponent);
+    }
     c.pressure = cavities[k].pressure;
     c.outflow = cavities[k].outflow;
     const double air = std::max(0.0, c.air + c.outflow);

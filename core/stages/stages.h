@@ -85,7 +85,12 @@ void correct_and_integrate(const Model& model, State& state, Workspace& work);
 /// 6 (end). each cavity's volume at the new positions, and its largest volume (cavities.cpp).
 void measure_cavities(const Model& model, State& state, Workspace& work);
 
-/// Friction coefficient between two materials: the scene's pair value, else min(μ_a, μ_b).
+/// Friction coefficient between two materials: the scene's pair value, else the film's where a
+/// material is wet (both wet: the lower), else min(μ_a, μ_b) (collision.cpp).
 double pair_friction(const Model& model, int material_a, int material_b);
+
+/// The distance within which two bodies (slots) seal: settings.cavity.sealing_distance, or the
+/// thicker film of their materials (docs/method.md §9.10) (collision.cpp).
+double pair_sealing_distance(const Model& model, int slot_a, int slot_b);
 
 }  // namespace suction

@@ -63,6 +63,7 @@ struct Workspace {
   // cavities: one row per active (non-dormant) cavity (rows.layout.cavity_rows())
   std::vector<int> cavity_index;           // cavity row k -> index into State::cavities
   std::vector<double> cavity_volume_free;  // V at x_free of cavity row k, linearized from x_t [m³]
+  std::vector<double> cavity_volume_t;     // V at x_t of cavity row k (the step's start) [m³]
   int cavity_unions = 0;                   // unions computed in this step
   AirLedger air;                           // the step's air books (reset by each attempt)
   std::vector<UnionFailure> union_failures;  // unions that failed in this step

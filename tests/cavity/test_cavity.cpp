@@ -15,6 +15,7 @@
 #include "scene/scene.h"
 #include "sim/simulation.h"
 #include "solver/pgs.h"
+#include "support/piston.h"
 
 using namespace suction;
 
@@ -219,81 +220,16 @@ TEST(CavityPressure, QuadraticSatisfiesTheGasLawClampsAndVacuum) {
 // ---------------------------------------------------------------------------------------------
 // Boyle's law: a rigid piston driven into a sealed rigid cylinder (isothermal compression)
 
-namespace {
-
-const char* kPistonScene = R"({
-  "name": "piston",
-  "settings": {"dt": 0.002, "gravity": [0, 0, 0], "cavity": {"p_max": 1e7}},
-  "materials": {"steel": {"young": 2e11, "poisson": 0.3, "density": 7800, "friction": 0}},
-  "bodies": [
-    {"name": "cylinder", "type": "fixed", "material": "steel",
-     "mesh": {"generator": "box", "size": [0.04, 0.04, 0.01]}, "position": [0, 0, -0.005]},
-    {"name": "piston", "type": "kinematic", "material": "steel",
-     "mesh": {"generator": "box", "size": [0.04, 0.04, 0.01]}, "position": [0, 0, 0.025]}
-  ],
-  "drivers": [{"name": "push", "type": "position", "body": "piston",
-               "segments": [{"move": [0, 0, -0.012], "duration": 2.4}, {"hold": 0.6}]}]
-})";
-
-/// The surface point of `slot` at vertex v of its surface.
-SurfacePoint at_vertex(const SurfaceMesh& m, int slot, int v) {
-  for (size_t t = 0; t < m.triangles.size(); ++t)
-    for (int k = 0; k < 3; ++k)
-      if (m.triangles[t][k] == v) {
-        SurfacePoint p;
-        p.slot = slot;
-        p.triangle = static_cast<int>(t);
-        p.bary = Vec3::Zero();
-        p.bary[k] = 1.0;
-        return p;
-      }
-  return {};
-}
-
-}  // namespace
-
 TEST(CavityPressure, BoylesLawWithARigidPiston) {
-  Simulation sim(load_scene_text(kPistonScene, "", {}));
+  Simulation sim(load_scene_text(
+      test::piston_scene(R"({"p_max": 1e7})", R"([{"move": [0, 0, -0.012], "duration": 2.4}, {"hold": 0.6}])"), "",
+      {}));
   const Model& m = sim.model();
-  // the cylinder's bore: the box between the cylinder's top face (z = 0) and the piston's
-  // bottom face (z = 20 mm), walls mapped to the cylinder (bottom) and the piston (top)
-  const SurfaceMesh& cyl = m.rigid[0].surface;
-  const SurfaceMesh& pis = m.rigid[1].surface;
-  CavityState c;
-  c.id = 0;
-  c.slots = {0, 1};
-  const State& s0 = sim.state();
-  std::vector<int> bottom, top;
-  for (size_t v = 0; v < cyl.vertices.size(); ++v)
-    if ((s0.rigid[0].position + cyl.vertices[v]).z() > -1e-9) bottom.push_back(static_cast<int>(v));
-  for (size_t v = 0; v < pis.vertices.size(); ++v)
-    if ((s0.rigid[1].position + pis.vertices[v]).z() < 0.02 + 1e-9) top.push_back(static_cast<int>(v));
-  ASSERT_EQ(bottom.size(), 4u);
-  ASSERT_EQ(top.size(), 4u);
-  // order both squares by (x, y): 0 (-,-), 1 (+,-), 2 (-,+), 3 (+,+)
-  auto order = [&](std::vector<int>& idx, const SurfaceMesh& mesh) {
-    std::sort(idx.begin(), idx.end(), [&](int i, int j) {
-      const Vec3 &a = mesh.vertices[i], &b = mesh.vertices[j];
-      return a.y() != b.y() ? a.y() < b.y() : a.x() < b.x();
-    });
-  };
-  order(bottom, cyl);
-  order(top, pis);
-  for (int v : bottom) c.vertices.push_back(at_vertex(cyl, 0, v));  // 0..3
-  for (int v : top) c.vertices.push_back(at_vertex(pis, 1, v));     // 4..7
-  // a box 0..7 with outward triangles
-  c.triangles = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 5}, {0, 5, 4},
-                 {1, 3, 7}, {1, 7, 5}, {3, 2, 6}, {3, 6, 7}, {2, 0, 4}, {2, 4, 6}};
-  c.seam_begin = 12;
-  const double area = 0.04 * 0.04;
-  const double v0 = area * 0.02;
-  ASSERT_NEAR(mesh_volume(cavity_world_vertices(m, s0, c), c.triangles), v0, 1e-15);
-  c.volume = v0;
-  c.max_volume = v0;
-  c.air = m.settings.p_atm * v0;
-  c.pressure = m.settings.p_atm;
-  sim.mutable_state().cavities.push_back(c);
-
+  ASSERT_TRUE(test::seal_piston_bore(sim));
+  const double area = test::kBoreArea;
+  const double v0 = area * test::kBoreHeight;
+  const CavityState& c = sim.state().cavities.at(0);
+  ASSERT_NEAR(c.volume, v0, 1e-15);
   const double n0 = c.air;
   double worst = 0.0;
   ASSERT_EQ(sim.state().cavities.size(), 1u);

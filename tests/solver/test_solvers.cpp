@@ -230,6 +230,63 @@ TEST_P(Solvers, APistonPressedPastTheCapPushesAirOut) {
   EXPECT_NEAR(cav[0].p_max * volume, cav[0].air + cav[0].outflow, 1e-9 * cav[0].air);
 }
 
+TEST_P(Solvers, TheAdiabaticLawUnderAPistonOnItsStopLiftedAndAtTheCap) {
+  // docs/method.md §6.8: the row's law P·V^n = K (n = 1.4) instead of Boyle's, the same piston
+  const double M = 2.0, A = 1e-3, h = 0.01, V0 = 2e-5, p_atm = kPAtm, n = 1.4;
+  PointMasses pm;
+  pm.mass = {M};
+  pm.add_contact(-1, 0, Vec3::UnitZ(), Vec3::UnitX(), Vec3::UnitY());
+  pm.add_row({{0, A * Vec3::UnitZ()}});
+  const Eigen::MatrixXd W = pm.W(h);
+  const VecX u_free = pm.H() * Vec3(0, 0, -kG * h);
+  for (double lift : {0.5, 2.0}) {
+    const double p0 = p_atm + lift * M * kG / A;
+    std::vector<CavityRow> cav(1);
+    cav[0].volume_free = V0 - A * kG * h * h;
+    cav[0].air = p0 * V0;
+    cav[0].exponent = n;
+    cav[0].law = p0 * std::pow(V0, n);  // θ N V0^(n−1) with θ = 1
+    cav[0].p_atm = p_atm;
+    cav[0].p_max = 10 * p_atm;
+    VecX lambda = VecX::Zero(4);
+    const SolveResult r = solve(W, u_free, {-kG * h * h}, {0.5}, cav, {}, h, lambda, 1e-12);
+    EXPECT_TRUE(r.converged) << r.residual;
+    const double volume = cav[0].volume_free + h * (W * lambda)[3];
+    EXPECT_NEAR(cav[0].pressure * std::pow(volume, n) / cav[0].law, 1.0, 1e-6) << "P V^n = K";
+    if (lift < 1) {
+      EXPECT_NEAR(volume, V0, 1e-9 * V0) << "the piston stays on its stop";
+      EXPECT_NEAR(lambda[0], M * kG - (cav[0].pressure - p_atm) * A, 1e-6 * M * kG);
+    } else {
+      EXPECT_NEAR(lambda[0], 0.0, 1e-9 * M * kG) << "the piston lifts off its stop";
+      EXPECT_GT(volume, V0);
+      EXPECT_LT(cav[0].pressure, p0) << "expanding air cools and its pressure falls faster than Boyle's";
+    }
+    EXPECT_EQ(cav[0].outflow, 0.0);
+  }
+  // a heavy piston moving down past the cap: the air that stays obeys the law at P_max
+  PointMasses heavy;
+  heavy.mass = {50.0};
+  heavy.add_row({{0, A * Vec3::UnitZ()}});
+  const Eigen::MatrixXd Wh = heavy.W(h);
+  std::vector<CavityRow> cav(1);
+  cav[0].volume_free = V0 - A * h;
+  cav[0].air = p_atm * V0;
+  cav[0].exponent = n;
+  cav[0].law = p_atm * std::pow(V0, n);
+  cav[0].p_atm = p_atm;
+  cav[0].p_max = 1.01 * p_atm;
+  VecX lambda = VecX::Zero(1);
+  const SolveResult r = solve(Wh, heavy.H() * Vec3(0, 0, -1.0), {}, {}, cav, {}, h, lambda, 1e-12);
+  EXPECT_TRUE(r.converged) << r.residual;
+  EXPECT_NEAR(cav[0].pressure, cav[0].p_max, 1e-9 * p_atm);
+  const double volume = cav[0].volume_free + h * (Wh * lambda)[0];
+  const double kept = cav[0].air + cav[0].outflow;
+  EXPECT_LT(cav[0].outflow, 0.0);
+  // the kept air, compressed along its adiabat from (P_atm, V0 kept/N) to (P_max, volume)
+  EXPECT_NEAR(cav[0].p_max * std::pow(volume, n), p_atm * std::pow(V0 * kept / cav[0].air, n),
+              1e-9 * cav[0].p_max * std::pow(volume, n));
+}
+
 TEST_P(Solvers, ASpringPullingABlockOntoTheGroundAddsToTheContactForce) {
   const double m = 0.5, h = 0.01, k = 200.0, e = 0.01;
   Eigen::MatrixXd W = Eigen::MatrixXd::Zero(4, 4);

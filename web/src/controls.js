@@ -46,13 +46,15 @@ export function createControls(container, { onShow = () => {}, onApply = () => {
     paramFolder = gui.addFolder('parameters (live when possible, else reload at t = 0)');
     const values = {};
     for (const f of editableFields(doc || {}, driven, schema)) {
-      values[f.key] = displayValue(f);
-      const c = paramFolder.add(values, f.key).name(f.unit ? `${f.label} [${f.unit}]` : f.label);
+      values[f.key] = f.choices ? (typeof f.value === 'string' ? f.value : f.default) : displayValue(f);
+      const c = (f.choices ? paramFolder.add(values, f.key, f.choices) : paramFolder.add(values, f.key))
+        .name(f.unit ? `${f.label} [${f.unit}]` : f.label);
       const bound = (x) => +(x / (f.scale || 1)).toPrecision(6);
       const range = [Number.isFinite(f.min) ? `min ${bound(f.min)}` : '', Number.isFinite(f.max) ? `max ${bound(f.max)}` : ''].filter(Boolean).join(', ');
-      c.domElement.title = `${f.description || f.doc} (${f.pointer}${range ? `; ${range}` : ''}); a number${f.unit ? ` in ${f.unit}` : ''}, or =expression in SI; empty: the default`;
-      c.$input.dataset.key = f.key;
-      if (f.value === undefined) c.$input.placeholder = 'default';
+      c.domElement.title = f.choices ? `${f.doc} (${f.pointer}): one of ${f.choices.join(', ')}`
+        : `${f.description || f.doc} (${f.pointer}${range ? `; ${range}` : ''}); a number${f.unit ? ` in ${f.unit}` : ''}, or =expression in SI; empty: the default`;
+      (c.$input || c.$select).dataset.key = f.key;
+      if (f.value === undefined && c.$input) c.$input.placeholder = 'default';
       entries.push({ field: f, obj: values, key: f.key, initial: values[f.key], parameter: false, controller: c });
     }
     sceneFolder = null;

@@ -1,6 +1,6 @@
 // The plots' data, without the drawing (pure; web/test/plot.test.mjs): the ring buffer of the
 // worker's per-step samples, the columns the plots draw (src/plots.js, uPlot) and their CSV.
-// A sample: { t, step, pAtm, contacts, force, hand, cavities: [{ id, pressure, volume, air, dormant }] }.
+// A sample: { t, step, pAtm, contacts, force, hand, cavities: [{ id, pressure, volume, air, temperature, dormant }] }.
 
 /** A bounded FIFO: the newest `capacity` items, oldest first (the plots' memory stays flat). */
 export class RingBuffer {
@@ -32,6 +32,8 @@ export const PANELS = Object.freeze([
   { key: 'volume', title: 'cavity volume V', axis: 'V', unit: 'cm³' },
   { key: 'air', title: 'air N = P·V', axis: 'N = P·V', unit: 'mJ' },
   { key: 'force', title: 'force: holding (P_atm − P)·A, driver z', axis: 'force', unit: 'N' },
+  // only when the air's temperature moves (settings.cavity.gas other than isothermal)
+  { key: 'temperature', title: 'air temperature T', axis: 'T', unit: 'K', optional: true },
 ]);
 
 const num = (v) => (Number.isFinite(v) ? v : null);
@@ -44,7 +46,8 @@ export const round12 = (v) => (v === null || v === undefined || !Number.isFinite
  * cavity: the line breaks). Per cavity id (`ids`, sorted; default: every id in the samples):
  * P [kPa], V [cm³], N [mJ]; then P_atm [kPa] (the pressure plot's reference), the holding force
  * (P_atm − P)·A summed over the cavities [N], and the first driver's reaction along z [N] when
- * there is one.
+ * there is one; T [K] per cavity when some cavity's temperature differs from another's or
+ * changes (a gas law other than isothermal: docs/method.md §6.8).
  */
 export function columnsOf(samples, { pAtm = null, ids = null } = {}) {
   const n = samples.length;
@@ -54,7 +57,9 @@ export function columnsOf(samples, { pAtm = null, ids = null } = {}) {
     for (const s of samples) for (const c of s.cavities || []) if (!c.dormant) seen.add(c.id);
     ids = [...seen].sort((a, b) => a - b);
   }
-  const col = new Map(ids.map(id => [id, { p: new Array(n).fill(null), V: new Array(n).fill(null), N: new Array(n).fill(null) }]));
+  const col = new Map(ids.map(id => [id, { p: new Array(n).fill(null), V: new Array(n).fill(null), N: new Array(n).fill(null),
+                                             T: new Array(n).fill(null) }]));
+  let tMin = Infinity, tMax = -Infinity;
   const atm = new Array(n), force = new Array(n), hand = new Array(n);
   let anyHand = false;
   for (let i = 0; i < n; ++i) {
@@ -68,6 +73,10 @@ export function columnsOf(samples, { pAtm = null, ids = null } = {}) {
       const e = !c.dormant && col.get(c.id);
       if (!e) continue;
       e.p[i] = num(c.pressure / 1e3); e.V[i] = num(c.volume * 1e6); e.N[i] = num(c.air * 1e3);
+      if (Number.isFinite(c.temperature)) {
+        e.T[i] = c.temperature;
+        tMin = Math.min(tMin, c.temperature); tMax = Math.max(tMax, c.temperature);
+      }
     }
   }
   const series = [];
@@ -77,6 +86,7 @@ export function columnsOf(samples, { pAtm = null, ids = null } = {}) {
   for (const id of ids) series.push({ panel: 'air', label: `N #${id}`, unit: 'mJ', values: col.get(id).N });
   series.push({ panel: 'force', label: 'holding force', unit: 'N', values: force });
   if (anyHand) series.push({ panel: 'force', label: 'driver z force', unit: 'N', values: hand });
+  if (tMax > tMin) for (const id of ids) series.push({ panel: 'temperature', label: `T #${id}`, unit: 'K', values: col.get(id).T });
   return { t, ids, series };
 }
 

@@ -83,6 +83,7 @@ export class Plots {
     const width = Math.max(200, this.container.clientWidth || 420);
     for (const panel of PANELS) {
       const idx = cols.series.map((s, i) => (s.panel === panel.key ? i : -1)).filter(i => i >= 0);
+      if (panel.optional && !idx.length) continue;
       const el = document.createElement('div');
       el.className = 'plot'; el.id = `plot-${panel.key}`; el.title = panel.title;
       this.container.appendChild(el);

@@ -53,7 +53,8 @@ function deref(schema, node) {
  * them: every property with an "x-page" annotation {label, unit, scale, order}, found by walking
  * the schema's properties.  The map of materials is entered as the cup's material: the pointer
  * then holds "{material}".  Returns [{ key, label, unit, scale, template, doc, min, max }]
- * in "order"; min and max are the schema's bounds in SI units (exclusive bounds included).
+ * in "order"; min and max are the schema's bounds in SI units (exclusive bounds included).  A
+ * property with an "enum" is a choice: it has `choices` (the enum) and `default` instead.
  */
 export function schemaPageFields(schema) {
   const out = [];
@@ -69,7 +70,8 @@ export function schemaPageFields(schema) {
         const hi = prop.maximum ?? prop.exclusiveMaximum;
         out.push({ key: p.key || key, label: p.label || key, unit: p.unit ?? (prop['x-unit'] || ''),
                    scale: p.scale ?? 1, template: at, doc: prop.description || '', order: p.order ?? 0,
-                   ...(lo !== undefined ? { min: lo } : {}), ...(hi !== undefined ? { max: hi } : {}) });
+                   ...(lo !== undefined ? { min: lo } : {}), ...(hi !== undefined ? { max: hi } : {}),
+                   ...(Array.isArray(prop.enum) ? { choices: prop.enum, default: prop.default } : {}) });
       }
       walk(prop, at, depth + 1);
     }
@@ -118,7 +120,10 @@ export function displayValue(field) {
 export function overridesFor(scene, field, text) {
   const t = String(text).trim();
   let valueText;
-  if (t.startsWith('=')) valueText = JSON.stringify(t);
+  if (field.choices) {
+    if (!field.choices.includes(t)) throw new Error(`${field.label}: '${text}' is not one of ${field.choices.join(', ')}`);
+    valueText = JSON.stringify(t);
+  } else if (t.startsWith('=')) valueText = JSON.stringify(t);
   else {
     const x = Number(t);
     if (t === '' || !Number.isFinite(x)) throw new Error(`${field.label}: '${text}' is not a number`);

@@ -285,7 +285,7 @@ export class SimHost {
    *  (P_atm - P)*A with its area and the seal's normal (probes/probes.h cavity_hold). */
   cavity(k) {
     const info = this.sim.cavityInfo(k);
-    return { id: info.id, pressure: info.pressure, volume: info.volume, air: info.air,
+    return { id: info.id, pressure: info.pressure, volume: info.volume, air: info.air, temperature: info.temperature,
              outflow: info.outflow, dormant: !!info.dormant, bodies: Array.from(info.bodies),
              area: info.area, normal: Array.from(info.normal), force: info.holdingForce };
   }

@@ -44,9 +44,21 @@ test('columns: one per plotted series, in the plots\' units, null where a cavity
   assert.deepEqual(c.series[1].values, [101.325, 101.325, 101.325]);
   assert.deepEqual(c.series[4].values, [0, 2, 3.5]);
   assert.deepEqual(c.series[5].values, [null, -1, -2.25]);
-  assert.deepEqual(new Set(c.series.map(s => s.panel)), new Set(PANELS.map(p => p.key)));
+  assert.deepEqual(new Set(c.series.map(s => s.panel)), new Set(PANELS.filter(p => !p.optional).map(p => p.key)));
   // no driver: no driver series
   assert.equal(columnsOf([{ t: 0, pAtm: 1e5, force: 0, cavities: [] }]).series.some(s => s.label === 'driver z force'), false);
+});
+
+test('the temperature panel: only when the air\'s temperature moves (a gas law other than isothermal)', () => {
+  const at = (T0, T1) => [
+    { t: 0, pAtm: 101325, force: 0, cavities: [{ id: 1, pressure: 1e5, volume: 1e-6, air: 0.1, temperature: T0 }] },
+    { t: 0.01, pAtm: 101325, force: 0, cavities: [{ id: 1, pressure: 9e4, volume: 1.1e-6, air: 0.1, temperature: T1 }] }];
+  assert.equal(columnsOf(at(293.15, 293.15)).series.some(s => s.panel === 'temperature'), false);
+  const c = columnsOf(at(293.15, 280.5));
+  const T = c.series.filter(s => s.panel === 'temperature');
+  assert.deepEqual(T.map(s => [s.label, s.unit]), [['T #1', 'K']]);
+  assert.deepEqual(T[0].values, [293.15, 280.5]);
+  assert.ok(PANELS.find(p => p.key === 'temperature').optional);
 });
 
 test('CSV: a header with units, the time first, exact values, empty where there is none', () => {

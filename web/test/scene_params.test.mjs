@@ -62,6 +62,16 @@ test('the editable fields are the schema\'s x-page properties, with its bounds a
   assert.deepEqual(editableFields(scene, [], one).map(f => [f.key, f.pointer, f.value]), [['dt', '/settings/dt', scene.settings.dt]]);
   assert.deepEqual(editableFields(scene, [], { properties: {} }), []);
   assert.throws(() => editableFields(scene), /schema/);
+  // a choice (an enum): its choices and default; its override is the JSON string, and a value
+  // that is none of them is refused
+  const law = fields.find(f => f.key === 'law');
+  assert.equal(law.template, '/settings/cavity/gas/law');
+  assert.deepEqual(law.choices, ['isothermal', 'adiabatic', 'polytropic', 'exchange']);
+  assert.equal(law.default, 'isothermal');
+  const lawField = editableFields(scene, [], schema).find(f => f.key === 'law');
+  const calls = overridesFor(scene, lawField, 'adiabatic');
+  assert.deepEqual(calls[calls.length - 1], ['/settings/cavity/gas/law', '"adiabatic"']);
+  assert.throws(() => overridesFor(scene, lawField, 'isentropic'), /not one of/);
   // without a cup material the material fields are left out
   assert.ok(!editableFields({ bodies: [] }, [], schema).some(f => f.pointer.startsWith('/materials/')));
 });

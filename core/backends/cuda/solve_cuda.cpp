@@ -28,6 +28,9 @@ class CudaApgdSolver final : public ConstraintSolver {
     p_max_.resize(np);
     for (int k = 0; k < np; ++k) {
       const CavityRow& c = (*p.cavities)[k];
+      if (c.exponent != 1.0)  // the device's rows carry N only (docs/method.md §6.8)
+        throw InputError("the apgd_cuda solver has the isothermal gas law only: a scene whose "
+                         "settings.cavity.gas.law is not isothermal needs --solver pgs, apgd or uzawa");
       air_[k] = c.air;
       p_atm_[k] = c.p_atm;
       p_max_[k] = c.p_max;
