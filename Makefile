@@ -48,6 +48,9 @@
 #                 suction, next to the paper's numbers; a row without its scene prints "—" (~30 s
 #                 here; table, JSON and CSV in build/table1; TABLE1_ARGS adds flags, e.g. --threads 2
 #                 or --backend cuda --bin build/cuda/native/suction on a GPU machine)
+#   make gas-speed  native build, then scripts/gas_speed.py: the pull test at R = 31.5 mm with the
+#                 fitted cup (E 1.124 MPa) pulled at 5-100 mm/s with each gas law (isothermal,
+#                 exchange, adiabatic): the detachment force table and docs/img/gas_speed.png (~10 min)
 #   make convergence  native build, then scripts/convergence.py: the paper's Fig. 9 study (mesh
 #                 size and time step on scenes/ground.json) -> docs/img/convergence.png
 #   make paraview  native build, then a pull test's frames (bodies with von Mises stress, the
@@ -101,7 +104,7 @@ export DEBIAN_FRONTEND := noninteractive
 # ctest: show the output of failing tests.
 export CTEST_OUTPUT_ON_FAILURE := 1
 
-.PHONY: all test deps native wasm cuda table1 table2 solvers convergence paraview scene-docs demo bench clean \
+.PHONY: all test deps native wasm cuda table1 table2 solvers convergence gas-speed paraview scene-docs demo bench clean \
         test-native test-wasm configure-native configure-wasm configure-cuda \
         wasm-web configure-wasm-web bench-wasm wasm-bench configure-wasm-bench bench-browser \
         web web-deps serve demo-native test-web test-web-unit test-web-e2e bunny-mesh \
@@ -302,6 +305,11 @@ table1: native
 
 # the paper's Fig. 9: ground.json over 4 cup meshes and 3 time steps, sequential (~15 min);
 # CSVs and the table in build/convergence, the figure in docs/img/convergence.png
+gas-speed: native
+	@scripts/install-deps.sh --plots
+	/usr/bin/python3 scripts/gas_speed.py --suction $(SUCTION_BIN) --speeds 5,10,20,50,100 \
+	  --set /materials/neoprene/young=1.124e6 --jobs $(JOBS)
+
 convergence: native
 	@scripts/install-deps.sh --plots
 	/usr/bin/python3 scripts/convergence.py --suction $(SUCTION_BIN)

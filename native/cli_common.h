@@ -16,6 +16,7 @@ namespace suction::cli {
 constexpr int kExitOk = 0;
 constexpr int kExitSimulationFailed = 1;  // SimulationError (and any unexpected exception)
 constexpr int kExitBadInput = 2;          // InputError, SceneError, CLI parse errors, unreadable files
+constexpr int kExitNotConverged = 3;       // `suction fit` ran, but its result cannot be believed
 constexpr int kExitInterrupted = 130;     // Ctrl-C during `run` (128 + SIGINT)
 
 /// the scene file and its --set overrides, common to every subcommand
@@ -107,7 +108,7 @@ struct FitOptions {
   int jobs = 1;
   double fd_step = 0.01;              // of each parameter's range
   int max_iterations = 20;
-  int start_grid = 0;                 // --start-grid N (0: start at the start)
+  int start_grid = -1;                // --start-grid N (0: never; -1: only after a first attempt that failed)
   long steps = -1;
   double duration = -1;
   std::string prefix;                 // PREFIX.json / .csv / .svg

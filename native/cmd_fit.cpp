@@ -14,7 +14,9 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -23,6 +25,7 @@
 #include "io/csv.h"
 #include "io/fit.h"
 #include "io/sweep.h"
+#include "mpi_runs.h"
 #include "run_pool.h"
 
 #ifdef SUCTION_HAVE_CERES
@@ -66,8 +69,10 @@ void add_fit_command(CLI::App& app, FitOptions& options, CLI::App*& command) {
       ->capture_default_str();
   command->add_option("--start-grid", options.start_grid,
                       "N: first run the N^n cell centres of the bounds (in parallel) and start from the best of "
-                      "them and the start (for a rough misfit with local minima)")
-      ->check(CLI::Range(1, 50));
+                      "them and the start (for a rough misfit with local minima); default: only when the first "
+                      "attempt stops at its iteration cap or leaves a residual far above the data's noise (a 7-point "
+                      "grid for one parameter, 3^n for two or three); 0: never")
+      ->check(CLI::Range(0, 50));
   command->add_option("--max-iterations", options.max_iterations, "Levenberg-Marquardt iterations at most")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
@@ -192,11 +197,16 @@ double dx_dz(double z) { return 0.5 * std::sin(z); }
 /// parameters scaled by their bounds), the residuals of a simulation at x, the Jacobian by
 /// forward differences in x (backward near the upper bound), whose runs go to the pool
 /// together.  Every run's residuals are kept, so asking again at a point runs nothing.
+/// a batch of runs (their extra arguments) and their outcomes in the order given: run_all on
+/// this machine's pool, or MpiRuns::run_all over the ranks
+using RunBatch = std::function<std::vector<RunOutcome>(const std::vector<std::vector<std::string>>&,
+                                                       const std::string&, bool&)>;
+
 class SimulationCost final : public ceres::CostFunction {
  public:
   struct InterruptedFit {};
 
-  SimulationCost(Problem& problem, RunPool& pool) : problem_(problem), pool_(pool) {
+  SimulationCost(Problem& problem, RunBatch batch) : problem_(problem), batch_(std::move(batch)) {
     set_num_residuals(static_cast<int>(problem.residual_count()));
     mutable_parameter_block_sizes()->push_back(static_cast<int>(problem.params.size()));
   }
@@ -264,7 +274,7 @@ class SimulationCost final : public ceres::CostFunction {
     std::vector<std::vector<std::string>> extras;
     for (const auto& p : todo) extras.push_back(problem_.extra_args(p));
     bool interrupted = false;
-    const std::vector<RunOutcome> outcomes = run_all(pool_, extras, "run_" + std::to_string(problem_.runs) + "_", interrupted);
+    const std::vector<RunOutcome> outcomes = batch_(extras, "run_" + std::to_string(problem_.runs) + "_", interrupted);
     if (interrupted) throw InterruptedFit();
     for (size_t i = 0; i < todo.size(); ++i) cache_[todo[i]] = problem_.residuals_of(outcomes[i]);
     problem_.runs += todo.size();
@@ -272,7 +282,7 @@ class SimulationCost final : public ceres::CostFunction {
 
  private:
   Problem& problem_;
-  RunPool& pool_;
+  RunBatch batch_;
   mutable std::map<std::vector<double>, std::optional<std::vector<double>>> cache_;
 };
 
@@ -320,6 +330,7 @@ bool fit_built() {
 }
 
 int fit_command(const FitOptions& options) {
+  refuse_launch_without_mpi("fit");  // several processes of a build without MPI: each would fit
 #ifndef SUCTION_HAVE_CERES
   (void)options;
   throw InputError("fit: this suction was built without Ceres Solver (apt-get install libceres-dev, then rebuild)");
@@ -409,12 +420,26 @@ int fit_command(const FitOptions& options) {
     }
   }
 
+  // under mpirun (a build with Open MPI): rank 0 fits, the other ranks run what it sends
+  const std::vector<std::string> base_args = run_base_args(options.scene, options.steps, options.duration);
+#ifdef SUCTION_HAVE_MPI
+  std::unique_ptr<MpiSession> mpi;
+  if (mpi_launch()) {
+    mpi = std::make_unique<MpiSession>();
+    if (mpi->size > 1 && mpi->rank != 0)
+      return mpi_run_worker(base_args, options.runs_dir.empty() ? "" : options.runs_dir + "/rank_" + std::to_string(mpi->rank),
+                            options.jobs);
+  }
+  const int ranks = mpi ? mpi->size : 1;
+#else
+  const int ranks = 1;
+#endif
   const RunsDir dir(options.runs_dir, "fit");  // a temporary one is removed at the end
   const size_t n = problem.params.size(), m = problem.residual_count();
   if (!options.quiet)
     std::cout << "fit: " << n << " parameter" << (n == 1 ? "" : "s") << " to " << m << " measured value"
               << (m == 1 ? "" : "s") << "; each evaluation a run of " << options.scene.scene << ", " << options.jobs
-              << " at a time\n"
+              << " at a time" << (ranks > 1 ? " on each of " + std::to_string(ranks) + " MPI ranks" : "") << "\n"
               << std::flush;
 
   InterruptGuard guard;
@@ -429,9 +454,34 @@ int fit_command(const FitOptions& options) {
   Eigen::VectorXd r;
   Eigen::MatrixXd Jx;
   bool have_jacobian = false;
+  // what the fit is judged against (judge_fit): the measurements' noise, given (--sigma) or
+  // estimated from the data's own scatter (curve_noise), and 1 % of the data's range: no
+  // simulation follows a curve closer than its own discretization (a lip's stick-slip moves a
+  // pull curve's steps by that much, docs/validation.md); targets are relative, and a fit of
+  // as many targets as parameters should meet them, to 0.5 % without --sigma
+  double noise = options.sigma, floor = 0.0;
+  if (problem.data) {
+    if (!(noise > 0)) noise = curve_noise(problem.data->y);
+    const auto [lo, hi] = std::minmax_element(problem.data->y.begin(), problem.data->y.end());
+    floor = 0.01 * (*hi - *lo);
+  } else {
+    floor = 0.005;
+  }
+  FitVerdict verdict;
+  std::string retry_note;
   {
-    RunPool pool(run_base_args(options.scene, options.steps, options.duration), dir.path(), options.jobs);
-    auto* cost = new SimulationCost(problem, pool);  // owned by the ceres::Problem
+    RunPool pool(base_args, dir.path(), options.jobs);
+#ifdef SUCTION_HAVE_MPI
+    std::unique_ptr<MpiRuns> remote;  // its destructor ends the other ranks' loops
+    if (ranks > 1) remote = std::make_unique<MpiRuns>(pool, ranks, options.jobs);
+#endif
+    RunBatch batch = [&](const std::vector<std::vector<std::string>>& extras, const std::string& prefix, bool& interrupted) {
+#ifdef SUCTION_HAVE_MPI
+      if (remote) return remote->run_all(extras, prefix, interrupted);
+#endif
+      return run_all(pool, extras, prefix, interrupted);
+    };
+    auto* cost = new SimulationCost(problem, batch);  // owned by the ceres::Problem
     ceres::Problem least_squares;
     least_squares.AddResidualBlock(cost, nullptr, z.data());
     ceres::Solver::Options solver;
@@ -450,38 +500,44 @@ int fit_command(const FitOptions& options) {
       solver.callbacks.push_back(&progress);
       solver.update_state_every_iteration = true;
     }
+    // the N^n cell centres of the bounds and the current point, run together; x and z move to
+    // the best of them (a local method on a rough misfit needs a start in its basin)
+    auto start_grid = [&](int cells, const char* why) {
+      std::vector<std::vector<double>> points = {x};
+      std::vector<size_t> index(n, 0);
+      const size_t N = static_cast<size_t>(cells);
+      while (true) {
+        std::vector<double> p(n);
+        for (size_t j = 0; j < n; ++j) p[j] = x_of_z(z_of_x((static_cast<double>(index[j]) + 0.5) / static_cast<double>(N)));
+        points.push_back(p);
+        size_t j = 0;
+        while (j < n && ++index[j] == N) index[j++] = 0;
+        if (j == n) break;
+      }
+      cost->run(points);
+      size_t best = 0;
+      for (size_t k = 1; k < points.size(); ++k)
+        if (cost->cost_at(points[k]) < cost->cost_at(points[best])) best = k;
+      if (!options.quiet) {
+        std::string values;
+        for (size_t j = 0; j < n; ++j)
+          values += (j ? ", " : "") + problem.params[j].pointer + " " + format("%.6g", problem.physical(j, points[best][j]));
+        std::cout << "fit: " << why << "start grid of " << points.size() - 1 << " points: the best is "
+                  << (best == 0 ? "where it was" : values)
+                  << format(", rms residual %.6g", std::sqrt(cost->cost_at(points[best]) / static_cast<double>(m))) << '\n'
+                  << std::flush;
+      }
+      x = points[best];
+      for (size_t j = 0; j < n; ++j) z[j] = z_of_x(x[j]), x[j] = x_of_z(z[j]);
+      return best != 0;
+    };
+    auto judge = [&] {
+      const double rms_now = have_jacobian ? std::sqrt(r.squaredNorm() / static_cast<double>(m)) : HUGE_VAL;
+      verdict = judge_fit(summary.termination_type == ceres::CONVERGENCE, summary.message, rms_now, noise, floor);
+    };
     try {
-      if (options.start_grid > 0) {
-        // --start-grid N: the N^n cell centres of the bounds and the start, run together; the
-        // fit starts from the best (a local method on a rough misfit needs a start in its basin)
-        std::vector<std::vector<double>> points = {x};
-        std::vector<size_t> index(n, 0);
-        const size_t N = static_cast<size_t>(options.start_grid);
-        while (true) {
-          std::vector<double> p(n), zp(n);
-          for (size_t j = 0; j < n; ++j) {
-            zp[j] = z_of_x((static_cast<double>(index[j]) + 0.5) / static_cast<double>(N));
-            p[j] = x_of_z(zp[j]);
-          }
-          points.push_back(p);
-          size_t j = 0;
-          while (j < n && ++index[j] == N) index[j++] = 0;
-          if (j == n) break;
-        }
-        cost->run(points);
-        size_t best = 0;
-        for (size_t k = 1; k < points.size(); ++k)
-          if (cost->cost_at(points[k]) < cost->cost_at(points[best])) best = k;
-        if (!options.quiet) {
-          std::string values;
-          for (size_t j = 0; j < n; ++j)
-            values += (j ? ", " : "") + problem.params[j].pointer + " " + format("%.6g", problem.physical(j, points[best][j]));
-          std::cout << "fit: start grid of " << points.size() - 1 << " points (and the start): the best is "
-                    << (best == 0 ? "the start" : values) << format(", rms residual %.6g", std::sqrt(cost->cost_at(points[best]) / static_cast<double>(m)))
-                    << '\n' << std::flush;
-        }
-        x = points[best];
-        for (size_t j = 0; j < n; ++j) z[j] = z_of_x(x[j]), x[j] = x_of_z(z[j]);
+      if (options.start_grid > 0) {  // --start-grid N: before the first attempt
+        start_grid(options.start_grid, "");
         for (size_t j = 0; j < n; ++j) problem.params[j].start = problem.physical(j, x[j]);
       }
       // the start must run: its failure is the scene's, not the fit's
@@ -492,6 +548,24 @@ int fit_command(const FitOptions& options) {
       ceres::Solve(solver, &least_squares, &summary);
       for (size_t j = 0; j < n; ++j) x[j] = x_of_z(z[j]);
       have_jacobian = cost->evaluate_x(x, true, r, Jx);
+      judge();
+      // A first attempt that cannot be believed, without a grid of the user's: a coarse grid
+      // over the bounds, and Levenberg-Marquardt again from its best point when that is better
+      // (docs/cli.md, "fit"; --start-grid 0 turns it off).  Up to 3 parameters (7, 9, 27 runs).
+      if (!verdict.trustworthy() && options.start_grid < 0 && n <= 3) {
+        const int cells = n == 1 ? 7 : 3;
+        retry_note = "the first attempt could not be believed (" + verdict.why + "); ";
+        if (!options.quiet) std::cout << "fit: " << retry_note << "trying a coarse grid\n" << std::flush;
+        if (start_grid(cells, "")) {
+          ceres::Solve(solver, &least_squares, &summary);
+          for (size_t j = 0; j < n; ++j) x[j] = x_of_z(z[j]);
+          have_jacobian = cost->evaluate_x(x, true, r, Jx);
+          judge();
+          retry_note += "it restarted from the grid's best point";
+        } else {
+          retry_note += "no grid point was better";
+        }
+      }
     } catch (const SimulationCost::InterruptedFit&) {
       std::cerr << "fit: interrupted after " << problem.runs << " runs\n";
       return kExitInterrupted;
@@ -502,12 +576,16 @@ int fit_command(const FitOptions& options) {
   // the uncertainty, in the parameters' own units
   Eigen::MatrixXd J = Jx;
   for (size_t j = 0; j < n; ++j) J.col(static_cast<long>(j)) /= problem.params[j].hi - problem.params[j].lo;
-  const FitUncertainty u = fit_uncertainty(J, r, options.sigma);
+  FitUncertainty u = fit_uncertainty(J, r, options.sigma);
+  if (!verdict.trustworthy() && u.defined) {  // a spread around a point that is not the answer means nothing
+    u = FitUncertainty{};
+    u.why = "not given: " + verdict.why;
+  }
   const double rms = std::sqrt(r.squaredNorm() / static_cast<double>(m));
   std::vector<double> fitted;
   for (size_t j = 0; j < n; ++j) fitted.push_back(problem.physical(j, x[j]));
 
-  std::cout << "\nfit: " << (summary.termination_type == ceres::CONVERGENCE ? "converged" : "stopped") << " after "
+  std::cout << "\nfit: " << (verdict.trustworthy() ? "converged" : "NOT CONVERGED") << " after "
             << summary.iterations.size() - 1 << " iterations, " << problem.runs << " runs in "
             << format_duration(std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count())
             << " (" << summary.message << ")\n";
@@ -533,6 +611,11 @@ int fit_command(const FitOptions& options) {
       std::cout << format("residual: %s = %.6g (target %.6g, off by %.3g %%)\n", problem.targets[i].metric.c_str(),
                           problem.targets[i].value + r(static_cast<long>(i)) * (problem.targets[i].value != 0.0 ? std::abs(problem.targets[i].value) : 1.0),
                           problem.targets[i].value, 100.0 * r(static_cast<long>(i)));
+  if (!retry_note.empty()) std::cout << "note: " << retry_note << '\n';
+  if (!verdict.trustworthy())
+    std::cout << "fit: these values are not an answer: " << verdict.why
+              << ". Try a start grid (--start-grid N: N^n runs over the bounds), tighter bounds, a --window around "
+                 "the informative part of the data, or more --max-iterations\n";
   if (problem.failed_runs)
     std::cout << "note: " << problem.failed_runs << " run(s) failed during the fit (steps rejected); the last: "
               << problem.last_failure << '\n';
@@ -607,12 +690,17 @@ int fit_command(const FitOptions& options) {
     out["sigma"] = u.defined ? OJson(u.sigma) : OJson(nullptr);
     out["runs"] = problem.runs;
     out["iterations"] = summary.iterations.size() - 1;
-    out["converged"] = summary.termination_type == ceres::CONVERGENCE;
+    out["converged"] = verdict.trustworthy();
+    out["solver_converged"] = verdict.converged;
+    out["misfit"] = verdict.misfit;
+    out["noise"] = noise;
+    if (!verdict.trustworthy()) out["why_not"] = verdict.why;
+    if (!retry_note.empty()) out["retry"] = retry_note;
     out["message"] = summary.message;
     out["fitted_scene"] = prefix + ".json";
     write_file(options.json, out.dump(2) + "\n");
   }
-  return kExitOk;
+  return verdict.trustworthy() ? kExitOk : kExitNotConverged;
 #endif
 }
 

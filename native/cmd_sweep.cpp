@@ -19,6 +19,7 @@
 
 #include "cli_common.h"
 #include "io/sweep.h"
+#include "mpi_runs.h"
 #include "run_pool.h"
 
 #ifdef SUCTION_HAVE_MPI
@@ -135,7 +136,14 @@ void read_grid(const SweepOptions& options, SweepPlan& plan) {
   plan.combos = sweep_combinations(plan.axes);
 }
 
-/// resume: the rows already in the table, and the runs left to do
+/// whether a table row is a run that was killed by a signal (SIGKILL from the out-of-memory
+/// killer or a batch system's time limit, SIGSEGV): not an answer about its input, so a resumed
+/// sweep runs it again; a run that failed on its input (an exit code) keeps its row
+bool killed_by_signal(const SweepRow& row) {
+  return row.status != "ok" && row.error.rfind("killed by signal ", 0) == 0;
+}
+
+/// resume: the rows already in the table, and the runs left to do (with those killed by a signal)
 void read_table(const SweepOptions& options, SweepPlan& plan) {
   std::vector<SweepRow> old_rows;
   if (fs::exists(options.out)) old_rows = parse_sweep_table(read_text(options.out), plan.axes, options.out);
@@ -145,7 +153,10 @@ void read_table(const SweepOptions& options, SweepPlan& plan) {
   plan.have.assign(plan.combos.size(), false);
   for (size_t k = 0; k < plan.combos.size(); ++k) {
     const auto it = old_of.find(plan.combos[k]);
-    if (it != old_of.end()) {
+    if (it != old_of.end() && killed_by_signal(old_rows[it->second])) {
+      old_of.erase(it);
+      plan.todo.push_back(k);
+    } else if (it != old_of.end()) {
       plan.rows[k] = old_rows[it->second];
       plan.have[k] = true;
       old_of.erase(it);
@@ -230,36 +241,12 @@ int sweep_local(const SweepOptions& options, SweepPlan& plan) {
   return finish(options, plan, recorder.done, interrupted);
 }
 
-/// the environment of a process started by an MPI launcher (mpirun / mpiexec, srun with PMIx
-/// or PMI-2): its world size when the launcher says it ("" when it does not), nullopt when no
-/// launcher started this process
-std::optional<std::string> mpi_launch() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"}) {
-    if (const char* v = std::getenv(name)) {
-      if (std::string(name) == "OMPI_COMM_WORLD_SIZE" || std::string(name) == "PMI_SIZE") return std::string(v);
-      return std::string();
-    }
-  }
-  return std::nullopt;
-}
-
 #ifdef SUCTION_HAVE_MPI
 
 // The MPI protocol: rank 0 sends a run's index (kTagRun) to a rank with a free slot; that rank
 // runs it and sends back "INDEX SECONDS\n" + the row as a one-row table (kTagResult); kTagStop
 // ends a worker, kTagInterrupt asks it to interrupt its runs.
 constexpr int kTagRun = 1, kTagResult = 2, kTagStop = 3, kTagInterrupt = 4;
-
-struct MpiSession {
-  int rank = 0, size = 1;
-  MpiSession() {
-    int provided = 0;
-    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-  }
-  ~MpiSession() { MPI_Finalize(); }
-};
 
 void idle() { std::this_thread::sleep_for(std::chrono::milliseconds(2)); }
 
@@ -461,12 +448,8 @@ int sweep_command(const SweepOptions& options) {
     if (mpi.size > 1) return sweep_mpi(options, plan, mpi);
   }
 #else
-  if (launch && !launch->empty() && launch->find_first_not_of("0123456789") == std::string::npos &&
-      std::stol(*launch) > 1)
-    throw InputError("sweep: started by an MPI launcher with " + *launch +
-                     " processes, but this suction was built without MPI (every process would run the whole "
-                     "sweep): install Open MPI (apt-get install libopenmpi-dev openmpi-bin) and rebuild, or "
-                     "run one process with --jobs N");
+  (void)launch;
+  refuse_launch_without_mpi("sweep");
 #endif
   read_table(options, plan);
   return sweep_local(options, plan);

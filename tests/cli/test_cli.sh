@@ -239,12 +239,21 @@ if [ "$mpi" = mpi ]; then
   "${mpirun_[@]}" "$bin" sweep "$scenes/ground.json" "${sw[@]}" --out "$tmp/swm.csv" > "$tmp/out" 2>&1; rc=$?
   check "mpirun sweep resumes a partial table" grep -q '4 runs (2 already in' "$tmp/out"
   check "resumed mpirun sweep exits 0 with the whole table" bash -c "test $rc -eq 0 && cmp -s '$tmp/sw1.csv' '$tmp/swm.csv'"
+  # a fit over 3 MPI ranks (rank 0 fits, every rank runs): the same fit as on one machine
+  fa=(fit "$scenes/ground.json" --duration 0.3 --param /parameters/push_mm=3:7:4 --target air_total_final=0.2612180488073965)
+  "$bin" "${fa[@]}" --prefix "$tmp/fitl" --json "$tmp/fitl_sum.json" > /dev/null 2>&1; rc=$?
+  check "a one-parameter fit of ground's final air converges (exit 0)" test $rc -eq 0
+  "${mpirun_[@]}" "$bin" "${fa[@]}" --prefix "$tmp/fitm" --json "$tmp/fitm_sum.json" > "$tmp/out" 2>&1; rc=$?
+  check "mpirun -np 3 fit exits 0 and says it runs on 3 ranks" bash -c "test $rc -eq 0 && grep -q 'on each of 3 MPI ranks' '$tmp/out'"
+  check "the mpirun fit gives the same fit (values, runs, residual)" bash -c "diff <(grep -v 'fitted_scene\\|\"scene\"' '$tmp/fitl_sum.json') <(grep -v 'fitted_scene\\|\"scene\"' '$tmp/fitm_sum.json')"
 else
   # a build without MPI (the sanitizer build is configured so): it says so, and refuses to run
   # under a launcher with several processes, each of which would run the whole sweep
   check "suction says it is built without MPI" bash -c "'$bin' info '$scenes/ground.json' | grep -q '^sweep: *local processes, no MPI'"
   env OMPI_COMM_WORLD_SIZE=3 "$bin" sweep "$scenes/ground.json" "${sw[@]}" --out "$tmp/swm.csv" > /dev/null 2> "$tmp/err"; rc=$?
   check "a sweep under a 3-process launcher without MPI exits 2 and says why" bash -c "test $rc -eq 2 && grep -q 'built without MPI' '$tmp/err' && test ! -e '$tmp/swm.csv'"
+  env OMPI_COMM_WORLD_SIZE=3 "$bin" fit "$scenes/ground.json" --param /parameters/push_mm=3:7 --target air_total_final=0.26 > /dev/null 2> "$tmp/err"; rc=$?
+  check "a fit under a 3-process launcher without MPI exits 2 and says why" bash -c "test $rc -eq 2 && grep -q 'fit: .*built without MPI' '$tmp/err'"
 fi
 "$bin" run "$scenes/ground.json" --set /parameters/push_mm=7 --set /settings/cavity/leak_rate=1e-6 --duration 0.1 --csv "$tmp/one.csv" -q > /dev/null
 python3 - "$tmp/sw1.csv" "$tmp/one.csv" > "$tmp/out" 2>&1 <<'PY'
@@ -263,6 +272,20 @@ check "sweep metrics are the run's own" grep -q '^match' "$tmp/out"
 check "sweep with a failed run exits 1" test $rc -eq 1
 check "the failed run is a row with its exit code and error" grep -q '^99,failed,2,.*push_mm' "$tmp/sw3.csv"
 check "the other run is ok" grep -q '^3,ok,0,' "$tmp/sw3.csv"
+# a resumed sweep runs again a row whose run was killed by a signal (the OOM killer's SIGKILL),
+# not one that failed on its input (push_mm=99 stays as it is)
+python3 - "$tmp/sw3.csv" "$tmp/sw5.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head = rows[0]
+for r in rows[1:]:
+    if r[0] == '3':  # the ok run, as if the OOM killer had stopped it: no metrics
+        r[head.index('status')], r[head.index('exit_code')], r[head.index('error')] = 'failed', '137', 'killed by signal 9'
+        for i in range(head.index('error') + 1, len(r)): r[i] = ''
+csv.writer(open(sys.argv[2], 'w', newline=''), lineterminator='\n').writerows(rows)
+PY
+"$bin" sweep "$scenes/ground.json" --grid /parameters/push_mm=3,99 --duration 0.05 --out "$tmp/sw5.csv" > "$tmp/out" 2>&1; rc=$?
+check "a resumed sweep runs again the row killed by a signal, not the one that failed on its input" bash -c "test $rc -eq 1 && grep -q '2 runs (1 already in' '$tmp/out' && cmp -s '$tmp/sw3.csv' '$tmp/sw5.csv'"
 if [ "$mpi" = mpi ]; then
   "${mpirun_[@]}" "$bin" sweep "$scenes/ground.json" --grid /parameters/push_mm=3,99 --duration 0.05 --out "$tmp/swm3.csv" -q > /dev/null 2>&1; rc=$?
   check "mpirun sweep with a failed run: exit 1 and the same table" bash -c "test $rc -eq 1 && cmp -s '$tmp/sw3.csv' '$tmp/swm3.csv'"

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "common/error.h"
 #include "io/fit.h"
@@ -145,6 +147,42 @@ TEST(FitUncertainty, AsManyValuesAsParametersNeedsSigma) {
   const FitUncertainty g = fit_uncertainty(J, r, 0.3);
   ASSERT_TRUE(g.defined);
   EXPECT_NEAR(g.stddev[0], 0.15, 1e-15);  // sigma / |dr/dp|
+}
+
+TEST(FitVerdict, TheNoiseOfACurveIsItsScatterNotItsShapeOrItsKinks) {
+  // a smooth pull curve with a drop, plus white noise of known sigma (a fixed LCG: deterministic)
+  std::uint64_t state = 12345;
+  auto gauss = [&] {  // Box-Muller on two uniforms
+    auto uniform = [&] {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return (static_cast<double>(state >> 11) + 0.5) / 9007199254740992.0;
+    };
+    const double u1 = uniform(), u2 = uniform();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * 3.141592653589793 * u2);
+  };
+  std::vector<double> smooth, noisy;
+  for (int i = 0; i < 2000; ++i) {
+    const double t = i * 1e-3;
+    const double y = t < 1.5 ? 20.0 * std::sin(t) : 0.0;  // a release: a drop of 20 N in one sample
+    smooth.push_back(y);
+    noisy.push_back(y + 0.1 * gauss());
+  }
+  EXPECT_LT(curve_noise(smooth), 1e-4) << "a smooth curve with one kink has no noise";
+  EXPECT_NEAR(curve_noise(noisy), 0.1, 0.01) << "white noise of sigma 0.1";
+  EXPECT_EQ(curve_noise({1.0, 2.0}), 0.0);
+}
+
+TEST(FitVerdict, AFitIsAnAnswerOnlyWhenItConvergedToTheNoise) {
+  EXPECT_TRUE(judge_fit(true, "ok", 0.25, 0.1, 1e-9).trustworthy());
+  const FitVerdict capped = judge_fit(false, "Maximum number of iterations reached.", 0.05, 0.1, 1e-9);
+  EXPECT_FALSE(capped.trustworthy());
+  EXPECT_NE(capped.why.find("did not converge (Maximum number of iterations"), std::string::npos) << capped.why;
+  // the case: a self-made curve (no noise), an rms residual of 2.35 N left
+  const FitVerdict misfit = judge_fit(true, "ok", 2.35, 1e-5, 3e-8);
+  EXPECT_TRUE(misfit.misfit);
+  EXPECT_FALSE(misfit.trustworthy());
+  EXPECT_NE(misfit.why.find("far above the measurements' noise"), std::string::npos) << misfit.why;
+  EXPECT_TRUE(judge_fit(true, "ok", 1e-9, 0.0, 3e-8).trustworthy()) << "an exact fit of noiseless data";
 }
 
 TEST(FitPlot, DrawsMeasuredPointsAndTheFittedLine) {
