@@ -577,7 +577,7 @@ int fit_command(const FitOptions& options) {
   Eigen::MatrixXd J = Jx;
   for (size_t j = 0; j < n; ++j) J.col(static_cast<long>(j)) /= problem.params[j].hi - problem.params[j].lo;
   FitUncertainty u = fit_uncertainty(J, r, options.sigma);
-  if (!verdict.trustworthy() && u.defined) {  // a spread around a point that is not the answer means nothing
+  if (!verdict.trustworthy()) {  // a spread around a point that is not the answer means nothing
     u = FitUncertainty{};
     u.why = "not given: " + verdict.why;
   }

@@ -226,8 +226,9 @@ FitVerdict judge_fit(bool converged, const std::string& solver_message, double r
   if (!converged)
     v.why = "the fit did not converge (" + solver_message + ")";
   if (v.misfit) {
-    std::snprintf(buf, sizeof buf, "its rms residual %.4g is far above the measurements' noise %.4g (more than 3 x)", rms,
-                  noise);
+    std::snprintf(buf, sizeof buf,
+                  "its rms residual %.4g is far above what the measurements allow, %.4g (3 x their noise %.4g + %.4g)",
+                  rms, 3.0 * noise + floor, noise, floor);
     v.why += (v.why.empty() ? "" : "; ") + std::string(buf);
   }
   return v;

@@ -203,6 +203,31 @@ async function main() {
     }
     if (!shotBelow) await shot(page, 'played');
 
+    // the air's heat (issue 51): with the cup holding, choose the adiabatic law in the panel's
+    // gas law field (a choice, from the schema's enum) and apply: the running simulation takes it,
+    // the air's temperature moves with its volume, and the temperature chart appears
+    s = await S();
+    if (sawCavity && s.cavities > 0 && BACKEND === 'wasm') {
+      const lawSelect = '#controls .lil-gui select[data-key="law"]';
+      must(await page.locator(lawSelect).count() === 1, 'the controls panel has the gas law choice',
+           `fields: ${s.controls.fields.map(f => f.key).join(', ') || 'none'}`);
+      if (!s.playing) await page.click('#play');
+      await page.selectOption(lawSelect, 'adiabatic');
+      await page.click('#controls .lil-gui button#apply');
+      await page.waitForFunction(() => /changed live at t = .*gas/.test(document.getElementById('banner-text').textContent),
+                                 null, { timeout: 60000, polling: 100 });
+      const tLaw = Number(/changed live at t = ([0-9.]+)/.exec(await page.textContent('#banner-text'))[1]);
+      await page.waitForFunction((t) => window.suctionDebug.snapshot().samples.some(x => x.t > t && x.cavities.some(c => !c.dormant && Math.abs(c.temperature - 293.15) > 0.01)) ||
+                                        window.suctionDebug.snapshot().cavities === 0, tLaw, { timeout: 120000, polling: 100 });
+      s = await S();
+      const warm = s.samples.filter(x => x.t > tLaw).flatMap(x => x.cavities).filter(c => !c.dormant && Math.abs(c.temperature - 293.15) > 0.01);
+      check(warm.length > 0, 'after choosing the adiabatic law the air\'s temperature moves with its volume',
+            `${warm.length} cavity samples off 293.15 K after t = ${tLaw}`);
+      await page.waitForFunction(() => document.getElementById('plot-temperature') !== null, null, { timeout: 30000, polling: 200 });
+      check(await page.locator('#plot-temperature').count() === 1, 'the temperature chart appears when the air\'s temperature moves');
+      summary.adiabaticTemperatures = warm.length ? [Math.min(...warm.map(c => c.temperature)), Math.max(...warm.map(c => c.temperature))] : null;
+    }
+
     // live tuning: with the cup holding, turn up the leak in the parameter panel and apply: the
     // running simulation takes it (no restart), and from then on the air in the plots' samples
     // grows at the new rate (the gas law's N: dN/dt = leak while sealed)
@@ -216,7 +241,7 @@ async function main() {
            `fields: ${s.controls.fields.map(f => f.key).join(', ') || 'none'}`);
       await page.fill(leakInput, String(leak));
       await page.click('#controls .lil-gui button#apply');
-      await page.waitForFunction(() => /changed live at t = /.test(document.getElementById('banner-text').textContent),
+      await page.waitForFunction(() => /changed live at t = .*leak_rate/.test(document.getElementById('banner-text').textContent),
                                  null, { timeout: 60000, polling: 100 });
       const note = await page.textContent('#banner-text');
       const tTuned = Number(/changed live at t = ([0-9.]+)/.exec(note)[1]);

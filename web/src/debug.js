@@ -41,7 +41,7 @@ export function installDebug({ state, parts }) {
       contacts: f ? f.contactCount : 0,
       phase: s.phase,
       samples: plots.samples.toArray().slice(-300).map(x => ({ t: x.t, step: x.step, contacts: x.contacts, force: x.force, hand: x.hand,
-        cavities: x.cavities.map(c => ({ id: c.id, pressure: c.pressure, volume: c.volume, air: c.air, dormant: c.dormant, area: c.area })) })),
+        cavities: x.cavities.map(c => ({ id: c.id, pressure: c.pressure, volume: c.volume, air: c.air, temperature: c.temperature, dormant: c.dormant, area: c.area })) })),
       sampleCount: plots.samples.length,
       positionsChecksum: f ? positionsChecksum(f.bodies) : 0,
       grabPoint: s.loaded ? view.computeGrabPoint() : null,
