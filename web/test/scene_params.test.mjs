@@ -62,6 +62,11 @@ test('the editable fields are the schema\'s x-page properties, with its bounds a
   assert.deepEqual(editableFields(scene, [], one).map(f => [f.key, f.pointer, f.value]), [['dt', '/settings/dt', scene.settings.dt]]);
   assert.deepEqual(editableFields(scene, [], { properties: {} }), []);
   assert.throws(() => editableFields(scene), /schema/);
+  // every field has its own key (the panel's controllers are keyed by it): the film's friction is
+  // not the material's
+  const keys = fields.map(f => f.key);
+  assert.deepEqual(keys.filter((k, i) => keys.indexOf(k) !== i), [], `repeated keys in ${keys.join(', ')}`);
+  assert.equal(fields.find(f => f.key === 'film_friction').template, '/materials/{material}/film/friction');
   // a choice (an enum): its choices and default; its override is the JSON string, and a value
   // that is none of them is refused
   const law = fields.find(f => f.key === 'law');
