@@ -136,7 +136,9 @@ std::vector<CavityState> track_cavities(const std::vector<const CavityState*>& o
       books.splits += n_new > 1;
     }
     c.air = vol > 0.0 ? air * v / vol : 0.0;  // merge: sum; split: by volume
-    // merge: the mixture's temperature conserves internal energy (N T); split: each part keeps it
+    // merge: the mixture's temperature conserves internal energy (N T); split: each part keeps it.
+    // Air of one temperature keeps it exactly, and air at the ambient temperature takes Boyle's
+    // N / V: the isothermal law's numbers stay bit for bit what they were
     c.temperature = first_old < 0 ? ts.t_ambient
                     : one_temperature || air <= 0.0 ? old[first_old]->temperature
                                                     : heat / air;

@@ -32,10 +32,16 @@ std::string csv_field(const std::string& text) {
   return quoted;
 }
 
+namespace {
+/// whether a run's CSV has the temperature columns: only with a gas law other than isothermal,
+/// so that every isothermal CSV keeps its columns (docs/method.md §6.8)
+bool has_temperatures(const Model& model) { return !model.settings.cavity.gas.isothermal(); }
+}  // namespace
+
 std::vector<std::string> csv_columns(const Model& model) {
   std::vector<std::string> columns = {"step", "t", "contacts", "cavities", "pressure_min", "volume_total",
                                       "air_total", "holding_force", "pgs_iterations", "pgs_residual"};
-  if (!model.settings.cavity.gas.isothermal()) {
+  if (has_temperatures(model)) {
     columns.push_back("temperature_min");
     columns.push_back("temperature_max");
   }
@@ -45,7 +51,8 @@ std::vector<std::string> csv_columns(const Model& model) {
 
 CsvRecorder::CsvRecorder(std::ostream& out, const Model& model) : out_(out) {
   columns_ = csv_columns(model);
-  temperatures_ = !model.settings.cavity.gas.isothermal();
+  temperatures_ = has_temperatures(model);
+  probes_ = model.probes.size();
   // header row
   for (size_t i = 0; i < columns_.size(); ++i) {
     if (i) out_ << ',';
@@ -70,10 +77,9 @@ void CsvRecorder::record(const Simulation& sim) {
 
 void CsvRecorder::record_row(const CsvStep& s, const CavitySummary& cavities,
                              const std::vector<double>& probes) {
-  const size_t num_probes = columns_.size() - (temperatures_ ? 12 : 10);  // after the fixed columns
-  if (probes.size() != num_probes)
+  if (probes.size() != probes_)
     throw std::logic_error("CsvRecorder: " + std::to_string(probes.size()) +
-                           " probe values for " + std::to_string(num_probes) + " probe columns");
+                           " probe values for " + std::to_string(probes_) + " probe columns");
   std::string row;
   row.reserve(32 * columns_.size());
   row += std::to_string(s.step);

@@ -55,6 +55,7 @@ class CsvRecorder {
   std::vector<std::string> columns_;
   long rows_ = 0;
   bool temperatures_ = false;  // the two temperature columns (a non-isothermal gas law)
+  size_t probes_ = 0;          // the probe columns, the last ones
 };
 
 }  // namespace suction

@@ -2,10 +2,10 @@
 // probes -> Model.  Every problem becomes a SceneIssue; a scene with issues throws SceneError.
 #include "scene/scene.h"
 
-#include <limits>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "backends/compliance_backend.h"

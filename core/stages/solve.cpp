@@ -32,7 +32,7 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
       work.lambda.segment<3>(layout.contact_row(k)) = it->local;
   }
   const CavitySettings& cs = model.settings.cavity;
-  const double n = cs.gas.isothermal() ? 1.0 : cs.gas.step_exponent();
+  const double n = cs.gas.step_exponent();  // 1: Boyle's quadratic, the law unused
   std::vector<CavityRow> cavities(np);
   for (int k = 0; k < np; ++k) {
     const CavityState& c = state.cavities[work.cavity_index[k]];

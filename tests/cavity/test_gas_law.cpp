@@ -230,6 +230,23 @@ TEST(GasLaw, AFreePistonOnAdiabaticAirOscillatesFasterByTheRootOfGamma) {
               1e3 * iso.period, 1e3 * t_iso, 1e3 * adi.period, 1e3 * t_adi, 1e3 * adi_apgd.period);
 }
 
+TEST(GasLaw, AirLeakingIntoAHeldAdiabaticCavityWarmsItLikeAFillingTank) {
+  // the piston held: a rigid cavity at constant volume.  Air from outside brings its enthalpy
+  // c_p T_ambient per amount into the internal energy c_v N T, so N θ grows by γ ΔN:
+  // θ = (N0 + γ (N − N0)) / N (a tank filled from the atmosphere warms), and P V = N θ
+  const double leak = 0.5, dt = 0.002;  // [J/s]: the air grows by half its amount in 3.24 s
+  auto owned = piston(R"({"law": "adiabatic"}, "leak_rate": 0.5)", R"([{"hold": 2.0}])", dt);
+  Simulation& sim = *owned;
+  const double n0 = sim.state().cavities.at(0).air, v0 = sim.state().cavities.at(0).volume;
+  for (int i = 0; i < 500; ++i) sim.step();  // 1 s
+  const CavityState& c = sim.state().cavities.at(0);
+  EXPECT_NEAR(c.air, n0 + leak * 1.0, 1e-12 * n0);
+  const double theta = (n0 + 1.4 * (c.air - n0)) / c.air;
+  EXPECT_NEAR(c.temperature / kTAmbient, theta, 1e-12);
+  EXPECT_NEAR(c.pressure * v0, c.air * theta, 1e-9 * c.air);
+  EXPECT_GT(c.temperature, kTAmbient + 10.0) << "it warms";
+}
+
 TEST(GasLaw, IsothermalSpelledOutOrPolytropicWithNOneChangesNoNumber) {
   auto final_state = [](const std::string& cavity) {
     Simulation sim(load_scene_text(test::piston_scene(cavity, there_and_back(0.2)), "", {}));

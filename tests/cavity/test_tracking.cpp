@@ -124,6 +124,8 @@ TEST(CavityTracking, AMergeSumsTheAirAndASplitSharesItByVolume) {
   a.state.air = 0.5 * kPAtm * ga.volume;
   b.state.id = 2;
   b.state.air = 0.7 * kPAtm * gb.volume;
+  a.state.temperature = 260.0;  // air of two temperatures (docs/method.md §6.8)
+  b.state.temperature = 320.0;
   a.state.max_volume = ga.volume;
   b.state.max_volume = gb.volume;
   int next_id = 3;
@@ -137,6 +139,10 @@ TEST(CavityTracking, AMergeSumsTheAirAndASplitSharesItByVolume) {
   EXPECT_EQ(books.released, 0.0);
   EXPECT_NEAR(merged[0].air, a.state.air + b.state.air, 1e-12 * merged[0].air);
   EXPECT_EQ(merged[0].id, 1);
+  // the mixture keeps the internal energy c_v Σ N T: T = Σ N T / Σ N, and P V = N T / T_ambient
+  const double t_mix = (a.state.air * 260.0 + b.state.air * 320.0) / (a.state.air + b.state.air);
+  EXPECT_NEAR(merged[0].temperature, t_mix, 1e-12 * t_mix);
+  EXPECT_NEAR(merged[0].pressure * gab.volume, merged[0].air * t_mix / kTAmbient, 1e-12 * merged[0].air);
 
   // and split again: the air is shared by volume, the larger part keeps the id
   CavityState whole = merged[0];
@@ -153,6 +159,8 @@ TEST(CavityTracking, AMergeSumsTheAirAndASplitSharesItByVolume) {
   const double total = ga2.volume + gb2.volume;
   EXPECT_NEAR(split[0].air + split[1].air, whole.air, 1e-12 * whole.air);
   EXPECT_NEAR(split[0].air, whole.air * ga2.volume / total, 1e-12 * whole.air);
+  EXPECT_EQ(split[0].temperature, whole.temperature) << "the parts of a split keep the temperature";
+  EXPECT_EQ(split[1].temperature, whole.temperature);
   EXPECT_EQ(split[1].id, 1) << "the larger part keeps the id";
 }
 

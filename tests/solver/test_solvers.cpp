@@ -63,6 +63,16 @@ class Solvers : public ::testing::TestWithParam<std::string> {
   }
 };
 
+/// a piston of mass m and area a on a cylinder of trapped air, resting on a stop: the stop's
+/// contact block (z, x, y), then the cavity row (∂V/∂z = a)
+PointMasses piston_on_its_stop(double m, double a) {
+  PointMasses pm;
+  pm.mass = {m};
+  pm.add_contact(-1, 0, Vec3::UnitZ(), Vec3::UnitX(), Vec3::UnitY());
+  pm.add_row({{0, a * Vec3::UnitZ()}});
+  return pm;
+}
+
 Eigen::MatrixXd point_mass_W(double m, double h) { return (h / m) * Eigen::MatrixXd::Identity(3, 3); }
 
 }  // namespace
@@ -172,10 +182,7 @@ TEST_P(Solvers, BoylesLawUnderAPistonWithAndWithoutItsStop) {
   // a piston of mass M and area A on a cylinder of trapped air, resting on a stop (a contact):
   // rows: the stop's contact block (z, x, y) and the cavity row (∂V/∂z = A)
   const double M = 2.0, A = 1e-3, h = 0.01, V0 = 2e-5, p_atm = kPAtm;
-  PointMasses pm;
-  pm.mass = {M};
-  pm.add_contact(-1, 0, Vec3::UnitZ(), Vec3::UnitX(), Vec3::UnitY());
-  pm.add_row({{0, A * Vec3::UnitZ()}});
+  const PointMasses pm = piston_on_its_stop(M, A);
   const Eigen::MatrixXd W = pm.W(h);
   const VecX u_free = pm.H() * Vec3(0, 0, -kG * h);
   for (double lift : {0.5, 2.0}) {  // the air pushes up with half, then twice the weight
@@ -233,10 +240,7 @@ TEST_P(Solvers, APistonPressedPastTheCapPushesAirOut) {
 TEST_P(Solvers, TheAdiabaticLawUnderAPistonOnItsStopLiftedAndAtTheCap) {
   // docs/method.md §6.8: the row's law P·V^n = K (n = 1.4) instead of Boyle's, the same piston
   const double M = 2.0, A = 1e-3, h = 0.01, V0 = 2e-5, p_atm = kPAtm, n = 1.4;
-  PointMasses pm;
-  pm.mass = {M};
-  pm.add_contact(-1, 0, Vec3::UnitZ(), Vec3::UnitX(), Vec3::UnitY());
-  pm.add_row({{0, A * Vec3::UnitZ()}});
+  const PointMasses pm = piston_on_its_stop(M, A);
   const Eigen::MatrixXd W = pm.W(h);
   const VecX u_free = pm.H() * Vec3(0, 0, -kG * h);
   for (double lift : {0.5, 2.0}) {
