@@ -39,6 +39,9 @@ struct ComplianceFemSystem {
   /// counts the body's factorizations: a step with the number of an earlier step has the same
   /// factorization (and A) as that step, so what a backend computed from it still holds
   std::uint64_t factor_generation = 0;
+  /// (FactorizationReuse::follow_rotation) A⁻¹ is taken as Q A_f⁻¹ Qᵀ, A_f the matrix above
+  /// and Q = diag(Q_i), per free node its turn since the factorization; null: Q = identity
+  const std::vector<Mat3>* rotation = nullptr;
 };
 
 /// One rigid body this step: a dynamic body's mass and world inverse inertia (W's rigid
@@ -66,6 +69,9 @@ class ComplianceBackend {
  public:
   virtual ~ComplianceBackend() = default;
   virtual const char* name() const = 0;
+  /// whether build() applies ComplianceFemSystem::rotation (a backend that does not is refused
+  /// with FactorizationReuse::follow_rotation)
+  virtual bool applies_rotation() const { return false; }
   /// Once per model (Simulation construction and reset): allocate what build() reuses.
   virtual void init(const ComplianceSetup& setup) = 0;
   /// Optional, once per step as soon as the FEM systems are known (after free motion, before

@@ -14,6 +14,7 @@ namespace {
 class CpuCompliance final : public ComplianceBackend {
  public:
   const char* name() const override { return "cpu"; }
+  bool applies_rotation() const override { return true; }
 
   void init(const ComplianceSetup&) override { cache_.clear(); }  // a new model: nothing kept
 
@@ -99,6 +100,12 @@ class CpuCompliance final : public ComplianceBackend {
     row_terms_.resize(terms_.size());
     fill_.assign(row_start_.begin(), row_start_.end() - 1);
     for (const auto* t : terms_) row_terms_[fill_[row_local_[t->row]]++] = t;
+    // the rows' coefficients in the kept factor's frame: W = h H (Q A_f⁻¹ Qᵀ) Hᵀ, so a term of
+    // free node f enters as Q_fᵀ c (follow_rotation; without it as it is)
+    coeff_.resize(row_terms_.size());
+    for (size_t i = 0; i < row_terms_.size(); ++i)
+      coeff_[i] = sys.rotation ? Vec3((*sys.rotation)[free_index[row_terms_[i]->node]].transpose() * row_terms_[i]->coeff)
+                               : row_terms_[i]->coeff;
     auto narrow = [&](int r) { return row_start_[r + 1] - row_start_[r] <= kNarrow; };
     // new nodes of narrow rows: G again over all kept nodes
     bool grown = false;
@@ -128,14 +135,14 @@ class CpuCompliance final : public ComplianceBackend {
       vr_.setZero();
       for (int i = row_start_[r]; i < row_start_[r + 1]; ++i) {
         const auto* t = row_terms_[i];
-        vr_.noalias() += c.G.middleCols<3>(3 * c.slot[free_index[t->node]]) * t->coeff;
+        vr_.noalias() += c.G.middleCols<3>(3 * c.slot[free_index[t->node]]) * coeff_[i];
       }
       for (int s = r; s < k_rows; ++s) {
         if (!narrow(s)) continue;
         double w = 0.0;
         for (int i = row_start_[s]; i < row_start_[s + 1]; ++i) {
           const auto* t = row_terms_[i];
-          w += t->coeff.dot(vr_.segment<3>(3 * c.slot[free_index[t->node]]));
+          w += coeff_[i].dot(vr_.segment<3>(3 * c.slot[free_index[t->node]]));
         }
         W(body_rows_[r], body_rows_[s]) += h * w;
         if (s != r) W(body_rows_[s], body_rows_[r]) += h * w;
@@ -149,7 +156,7 @@ class CpuCompliance final : public ComplianceBackend {
     wide_b_.setZero(3 * sys.num_free, static_cast<Eigen::Index>(wide_.size()));
     for (size_t k = 0; k < wide_.size(); ++k)
       for (int i = row_start_[wide_[k]]; i < row_start_[wide_[k] + 1]; ++i)
-        wide_b_.col(k).segment<3>(3 * free_index[row_terms_[i]->node]) += row_terms_[i]->coeff;
+        wide_b_.col(k).segment<3>(3 * free_index[row_terms_[i]->node]) += coeff_[i];
     for (size_t k = 0; k < wide_.size(); ++k) {
       const int p = wide_[k];
       z_ = wide_b_.col(k);
@@ -163,7 +170,7 @@ class CpuCompliance final : public ComplianceBackend {
         if (!narrow(r)) continue;
         double w = 0.0;
         for (int i = row_start_[r]; i < row_start_[r + 1]; ++i)
-          w += row_terms_[i]->coeff.dot(z_.segment<3>(3 * free_index[row_terms_[i]->node]));
+          w += coeff_[i].dot(z_.segment<3>(3 * free_index[row_terms_[i]->node]));
         W(body_rows_[p], body_rows_[r]) += h * w;
         W(body_rows_[r], body_rows_[p]) += h * w;
       }
@@ -200,6 +207,7 @@ class CpuCompliance final : public ComplianceBackend {
   std::vector<NodeCache> cache_;  // per FEM body
   std::vector<int> row_start_, fill_, wide_;
   std::vector<const ConstraintRows::FemTerm*> row_terms_;
+  std::vector<Vec3> coeff_;  // per row_terms_: the coefficient in the factor's frame
   Eigen::VectorXd vr_, z_;
   Eigen::MatrixXd wide_b_;
   std::vector<int> row_local_, body_rows_;

@@ -13,10 +13,21 @@ namespace suction {
 /// converge within `max_cg_iterations` and A₀ is at most `max_age` steps old.  The free motion
 /// and the correction then solve the step's A by those CG iterations (exact to 1e-10), and only
 /// the compliance W (what the constraint solver sees) is built from A₀.
+///
+/// follow_rotation (the interactive quality's; off by default): the kept A₀ is turned with the
+/// body, node by node.  A co-rotational A depends on the shape only through the element
+/// rotations R_e (A = (1 + hα) M + (hβ + h²) Σ R_e K_e R_eᵀ), so a configuration whose
+/// elements all turned by Q has A = Q A₀ Qᵀ exactly.  Each free node i gets Q_i, the turn of
+/// the mean rotation of its elements since the factorization (fem/implicit_euler.h,
+/// node_rotations), and A₀'s factor serves as Q A₀⁻¹ Qᵀ, Q = diag(Q_i): SOFA's warped
+/// preconditioner.  The preconditioner, the correction and the compliance (whose kept G stays
+/// in A₀'s frame; each row coefficient of node i enters as Q_iᵀ c) then see turns as no
+/// change; what is left is the elements' turns relative to their nodes.
 struct FactorizationReuse {
   bool reuse = false;
   int max_cg_iterations = 4;  // more needed: factorize again in this step
   int max_age = 20;           // steps one factorization may serve
+  bool follow_rotation = false;
 };
 
 class Factorization {

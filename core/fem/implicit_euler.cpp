@@ -4,8 +4,34 @@
 
 #include "common/error.h"
 #include "common/parallel.h"
+#include "fem/corotational.h"
 
 namespace suction {
+
+void node_rotations(const FemBody& body, const FemSystem& sys, std::vector<Mat3>& out) {
+  const TetMesh& mesh = body.rest;
+  out.assign(sys.num_free, Mat3::Zero());
+  for (size_t e = 0; e < mesh.tets.size(); ++e)
+    for (int a = 0; a < 4; ++a) {
+      const int f = sys.free_index[mesh.tets[e][a]];
+      if (f >= 0) out[f] += sys.rotations[e];
+    }
+  for (Mat3& r : out) r = polar_rotation(r);
+}
+
+void RotatedFactorization::solve_in_place(Eigen::Ref<Eigen::VectorXd> b) const {
+  const Eigen::Index nodes = b.size() / 3;
+  for (Eigen::Index i = 0; i < nodes; ++i) b.segment<3>(3 * i) = q_[i].transpose() * b.segment<3>(3 * i);
+  f_.solve_in_place(b);
+  for (Eigen::Index i = 0; i < nodes; ++i) b.segment<3>(3 * i) = q_[i] * b.segment<3>(3 * i);
+}
+
+void RotatedFactorization::solve_many_in_place(Eigen::Ref<Eigen::MatrixXd> B) const {
+  const Eigen::Index nodes = B.rows() / 3;
+  for (Eigen::Index i = 0; i < nodes; ++i) B.middleRows<3>(3 * i) = (q_[i].transpose() * B.middleRows<3>(3 * i)).eval();
+  f_.solve_many_in_place(B);
+  for (Eigen::Index i = 0; i < nodes; ++i) B.middleRows<3>(3 * i) = (q_[i] * B.middleRows<3>(3 * i)).eval();
+}
 
 void init_fem_system(const FemBody& body, FemSystem& sys) {
   const TetMesh& mesh = body.rest;
@@ -107,6 +133,11 @@ static void factorize_step_system(const FemBody& body, FemSystem& sys, const Fac
   ++sys.factor_generation;
   sys.factor_age = 0;
   if (reuse.reuse) sys.A_factored = sys.A;
+  // (follow_rotation) the nodes' rotations now are the factor's frame: Q_i = I
+  if (reuse.reuse && reuse.follow_rotation) {
+    sys.factor_rotation = sys.node_scratch;  // (this step's, fem_free_motion's)
+    std::fill(sys.rotation.begin(), sys.rotation.end(), Mat3::Identity());
+  }
 }
 
 // elements per task of the parallel element pass
@@ -178,6 +209,14 @@ void fem_free_motion(const FemBody& body, const Material& material, const Points
   // the step's factorization serves every other A⁻¹ product of the step: a new one, or (with
   // reuse) the last one while it still preconditions A well
   sys.cg_iterations = 0;
+  // (follow_rotation) Q_i = R_i,now R_i,factorᵀ: the kept factor turned with the nodes
+  if (reuse.reuse && reuse.follow_rotation && sys.num_free > 0) {
+    node_rotations(body, sys, sys.node_scratch);
+    if (sys.factor_rotation.size() != sys.node_scratch.size()) sys.factor_rotation = sys.node_scratch;  // (no factor yet)
+    sys.rotation.resize(sys.node_scratch.size());
+    for (size_t i = 0; i < sys.rotation.size(); ++i)
+      sys.rotation[i] = sys.node_scratch[i] * sys.factor_rotation[i].transpose();
+  }
   if (sys.num_free > 0) {
     bool fresh = !reuse.reuse || sys.factor_age < 0 || sys.factor_age >= reuse.max_age;
     // after a failed attempt the next ones wait (1, 2, 4, 8 steps): while the body moves, its
@@ -187,8 +226,12 @@ void fem_free_motion(const FemBody& body, const Material& material, const Points
       fresh = true;
     }
     if (!fresh) {
-      const int it = preconditioned_cg(sys.A, *sys.solver, sys.rhs, sys.dv, reuse.max_cg_iterations,
-                                       kCgTolerance, sys.cg_r, sys.cg_z, sys.cg_p, sys.cg_q);
+      const int it = reuse.follow_rotation
+                         ? preconditioned_cg(sys.A, RotatedFactorization(*sys.solver, sys.rotation), sys.rhs, sys.dv,
+                                             reuse.max_cg_iterations, kCgTolerance, sys.cg_r, sys.cg_z, sys.cg_p,
+                                             sys.cg_q)
+                         : preconditioned_cg(sys.A, *sys.solver, sys.rhs, sys.dv, reuse.max_cg_iterations,
+                                             kCgTolerance, sys.cg_r, sys.cg_z, sys.cg_p, sys.cg_q);
       if (it < 0) {
         fresh = true;
         sys.cg_backoff = std::min(std::max(1, 2 * sys.cg_backoff), kMaxCgBackoff);
@@ -217,8 +260,12 @@ void fem_solve_step_system(const FemBody& body, FemSystem& sys, const Factorizat
   if (sys.factor_age > 0) {
     sys.cg_x.resize(b.size());
     sys.cg_b = b;
-    const int it = preconditioned_cg(sys.A, *sys.solver, sys.cg_b, sys.cg_x, 3 * reuse.max_cg_iterations,
-                                     kCgTolerance, sys.cg_r, sys.cg_z, sys.cg_p, sys.cg_q);
+    const int it =
+        reuse.follow_rotation
+            ? preconditioned_cg(sys.A, RotatedFactorization(*sys.solver, sys.rotation), sys.cg_b, sys.cg_x,
+                                3 * reuse.max_cg_iterations, kCgTolerance, sys.cg_r, sys.cg_z, sys.cg_p, sys.cg_q)
+            : preconditioned_cg(sys.A, *sys.solver, sys.cg_b, sys.cg_x, 3 * reuse.max_cg_iterations, kCgTolerance,
+                                sys.cg_r, sys.cg_z, sys.cg_p, sys.cg_q);
     if (it >= 0) {
       b = sys.cg_x;
       sys.cg_iterations += it;

@@ -37,9 +37,33 @@ struct FemSystem {
   SparseMatrix A_factored;         // the A that `solver` factorized (a copy, kept only with reuse)
   std::uint64_t factor_generation = 0;  // counts factorizations: the same number, the same factor
   int factor_age = -1;             // steps since the factorization was made (-1: none yet)
+  /// with FactorizationReuse::follow_rotation, per free node: its rotation (node_rotations)
+  /// when the kept factor was made, and Q_i, its turn since then (A⁻¹ ≈ Q A₀⁻¹ Qᵀ); empty
+  /// otherwise
+  std::vector<Mat3> factor_rotation, rotation;
+  std::vector<Mat3> node_scratch;  // this step's node rotations
   int cg_iterations = 0;           // this step: CG iterations on the old factor (0: factorized)
   int cg_backoff = 0, cg_wait = 0; // after failed CG attempts: steps to factorize without trying
   VecX cg_r, cg_z, cg_p, cg_q, cg_x, cg_b;  // CG scratch (3·free)
+};
+
+/// Per free node (sys.free_index order): the rotation of the polar decomposition of the sum of
+/// the rotations R_e of the elements around it (sys.rotations, this step's).  When every
+/// element turned by the same Q, every node's rotation turned by Q, exactly.
+void node_rotations(const FemBody& body, const FemSystem& sys, std::vector<Mat3>& out);
+
+/// Solves with a factorization of A₀ as with one of Q A₀ Qᵀ, Q = diag(Q_i) over the 3-row
+/// blocks: b ← Q A₀⁻¹ Qᵀ b (FactorizationReuse::follow_rotation).
+class RotatedFactorization final : public Factorization {
+ public:
+  RotatedFactorization(const Factorization& f, const std::vector<Mat3>& q) : f_(f), q_(q) {}
+  int rows() const override { return f_.rows(); }
+  void solve_in_place(Eigen::Ref<Eigen::VectorXd> b) const override;
+  void solve_many_in_place(Eigen::Ref<Eigen::MatrixXd> B) const override;
+
+ private:
+  const Factorization& f_;
+  const std::vector<Mat3>& q_;
 };
 
 /// Builds the sparsity pattern of A for the body's held/free split and analyses it.

@@ -1,6 +1,7 @@
 // Stage 5a, compliance (docs/method.md §7): W = h H A⁻¹ Hᵀ through the model's backend
 // (backends/compliance_backend.h).  This file is the only place that turns the Workspace
 // into a backend's input.
+#include "common/error.h"
 #include "stages/stages.h"
 
 namespace suction {
@@ -8,6 +9,11 @@ namespace suction {
 void init_compliance(const Model& model, Workspace& work) {
   // the backend is chosen once per model: a name it does not know is a clear error here
   work.compliance = make_compliance_backend(model.settings.compliance_backend);
+  const FactorizationReuse& f = model.settings.factorization;
+  if (f.reuse && f.follow_rotation && !work.compliance->applies_rotation())
+    throw InputError("settings.factorization.follow_rotation: the '" + std::string(work.compliance->name()) +
+                     "' compliance backend does not turn a kept factorization with its body; use the cpu "
+                     "backend, or set follow_rotation to false");
   work.solver = make_constraint_solver(model.settings.solver.method);  // (the solve stage's)
   ComplianceSetup setup;
   for (const FemSystem& sys : work.fem) setup.fem.push_back({&sys.free_index, sys.num_free});
@@ -22,7 +28,8 @@ ComplianceInput systems_input(const Model& model, const Workspace& work) {
   in.factorizations_reused = model.settings.factorization.reuse;
   for (const FemSystem& sys : work.fem)
     in.fem.push_back({&sys.free_index, sys.num_free, in.factorizations_reused ? &sys.A_factored : &sys.A,
-                      sys.solver.get(), sys.factor_generation});
+                      sys.solver.get(), sys.factor_generation,
+                      model.settings.factorization.follow_rotation && in.factorizations_reused ? &sys.rotation : nullptr});
   return in;
 }
 }  // namespace

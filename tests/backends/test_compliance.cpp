@@ -87,12 +87,12 @@ namespace {
 
 // W of one FEM body's rows through a CPU backend, with or without a kept factorization
 Eigen::MatrixXd fem_compliance(ComplianceBackend& backend, const FemSystem& sys, const ConstraintRows& rows,
-                               bool reused, double h) {
+                               bool reused, double h, const std::vector<Mat3>* rotation = nullptr) {
   ComplianceInput in;
   in.h = h;
   in.rows = &rows;
   in.factorizations_reused = reused;
-  in.fem.push_back({&sys.free_index, sys.num_free, &sys.A, sys.solver.get(), sys.factor_generation});
+  in.fem.push_back({&sys.free_index, sys.num_free, &sys.A, sys.solver.get(), sys.factor_generation, rotation});
   Eigen::MatrixXd W;
   backend.build(in, W);
   return W;
@@ -160,4 +160,52 @@ TEST(Compliance, KeptFactorizationGivesTheDirectPathsW) {
   free_motion(model, state, work);
   ASSERT_EQ(sys.factor_generation, generation + 1);
   check(first, "after a new factorization");
+}
+
+// A kept factorization turned with its body (settings.factorization.follow_rotation, method
+// §7.6): a body whose every element turned by Q has A = Q A₀ Qᵀ, so the kept factor, with each
+// row coefficient turned back by its node's Q_iᵀ, gives the W of a fresh factorization of the
+// turned shape, to rounding; without the turn it does not.
+TEST(Compliance, AKeptFactorizationTurnedWithItsBodyGivesTheWOfTheTurnedShape) {
+  Material mat;
+  mat.young = 1e5;
+  Model model;
+  model.materials = {mat};
+  model.fem.push_back(make_fem_body("soft", make_box(Vec3(0.1, 0.1, 0.1), 3, 3, 3), 0, mat));
+  model.fem[0].node_constraint[0] = -2;
+  model.settings.factorization = {true, 4, 20, true};
+  const double h = model.settings.dt;
+  State state = make_initial_state(model);
+  for (Vec3& x : state.fem[0].x) x += 0.02 * Vec3(x.y(), -x.x(), 0.3 * x.z());  // a deformed shape
+  Workspace work;
+  init_workspace(model, work);
+  free_motion(model, state, work);
+  const FemSystem& sys = work.fem[0];
+  const auto generation = sys.factor_generation;
+  // the whole body turned by 50° about an oblique axis and moved
+  const Eigen::Matrix3d q = Eigen::AngleAxisd(0.87, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+  for (Vec3& x : state.fem[0].x) x = q * x + Vec3(0.01, -0.02, 0.03);
+  free_motion(model, state, work);
+  ASSERT_EQ(sys.factor_generation, generation) << "the turned body keeps its factorization";
+  ASSERT_EQ(sys.rotation.size(), static_cast<size_t>(sys.num_free));
+  for (const Mat3& qi : sys.rotation) ASSERT_LT((qi - q).norm(), 1e-12);
+  // a fresh factorization of the turned shape
+  Model fresh_model = model;
+  fresh_model.settings.factorization = {};
+  Workspace fresh;
+  init_workspace(fresh_model, fresh);
+  free_motion(fresh_model, state, fresh);
+  const int nodes = static_cast<int>(model.fem[0].rest.nodes.size());
+  std::mt19937 rng(5);
+  auto direct = make_compliance_backend("cpu"), kept = make_compliance_backend("cpu");
+  for (int contacts : {6, 9}) {
+    const ConstraintRows rows = contact_and_pressure_rows(nodes, contacts, 1, rng);
+    const Eigen::MatrixXd exact = fem_compliance(*direct, fresh.fem[0], rows, false, h);
+    const Eigen::MatrixXd turned = fem_compliance(*kept, sys, rows, true, h, &sys.rotation);
+    EXPECT_LT(relative_difference(turned, exact), 1e-10) << contacts << " contacts";
+    EXPECT_EQ((turned - turned.transpose()).norm(), 0.0);
+    auto unturned_backend = make_compliance_backend("cpu");
+    const Eigen::MatrixXd unturned = fem_compliance(*unturned_backend, sys, rows, true, h);
+    EXPECT_GT(relative_difference(unturned, exact), 1e-2) << "the kept factor without the turn is another W";
+  }
 }

@@ -200,6 +200,68 @@ TEST(FactorizationReuse, TheCorrectionSolvesWithTheStepsMatrix) {
   EXPECT_LT((x - exact).norm(), 1e-12 * exact.norm());
 }
 
+// A kept factorization that follows rotation (FactorizationReuse::follow_rotation, method
+// §7.6): the nodes' rotations of a rigid turn are that turn, and a cup turned as a whole keeps
+// its factorization with the exact free motion (A = Q A₀ Qᵀ), where the unturned factor is
+// replaced.
+TEST(FactorizationFollowsRotation, TheNodesOfARigidlyTurnedBodyTurnWithIt) {
+  const Material m = rubber();
+  const FemBody body = bar(m);
+  FemSystem sys;
+  init_fem_system(body, sys);
+  const Points x0 = bent(body.rest, 0.3);
+  free_velocities(body, m, x0, sys, kExact);
+  std::vector<Mat3> r0, r1;
+  node_rotations(body, sys, r0);
+  const Eigen::Matrix3d q = Eigen::AngleAxisd(2.0, Vec3(-1, 0.5, 2).normalized()).toRotationMatrix();
+  Points x1 = x0;
+  for (Vec3& p : x1) p = q * p + Vec3(1, 2, 3);
+  free_velocities(body, m, x1, sys, kExact);
+  node_rotations(body, sys, r1);
+  ASSERT_EQ(r0.size(), static_cast<size_t>(sys.num_free));
+  double bent_most = 0.0;
+  for (size_t i = 0; i < r0.size(); ++i) {
+    EXPECT_LT((r1[i] * r0[i].transpose() - q).norm(), 1e-12) << "node " << i;
+    bent_most = std::max(bent_most, (r0[i] - Mat3::Identity()).norm());
+  }
+  EXPECT_GT(bent_most, 0.1) << "the bent bar's nodes have rotations of their own";
+}
+
+TEST(FactorizationFollowsRotation, ATurnedCupKeepsItsFactorizationAndTheExactFreeMotion) {
+  const Material m = rubber();
+  const FemBody body = make_fem_body("cup", make_cup(CupParams{}), 0, m);
+  Points x0 = body.rest.nodes;
+  for (Vec3& p : x0) p = Vec3(p.x() * (1 + 3 * p.z()), p.y(), 0.9 * p.z());  // pressed, lip spread
+  const Eigen::Matrix3d q = Eigen::AngleAxisd(0.9, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+  Points x1 = x0;
+  for (Vec3& p : x1) p = q * p + Vec3(0.05, 0, 0.1);
+  for (const bool follow : {true, false}) {
+    const FactorizationReuse reuse{true, 4, 20, follow};
+    FemSystem exact, kept;
+    init_fem_system(body, exact);
+    init_fem_system(body, kept);
+    free_velocities(body, m, x0, kept, reuse);
+    const auto generation = kept.factor_generation;
+    const Points ve = free_velocities(body, m, x1, exact, kExact);
+    const Points vk = free_velocities(body, m, x1, kept, reuse);
+    EXPECT_LT(max_difference(ve, vk), 1e-10 * max_norm(ve)) << "follow " << follow;
+    if (follow) {
+      EXPECT_EQ(kept.factor_generation, generation) << "the turned factor is the turned A's";
+      EXPECT_EQ(kept.factor_age, 1);
+      EXPECT_LE(kept.cg_iterations, 1);
+      // the correction's solve too
+      const VecX b = VecX::LinSpaced(kept.A.rows(), 1.0, -1.0);
+      VecX x = b;
+      fem_solve_step_system(body, kept, reuse, x);
+      const VecX x_exact = exact.solver->solve(b);
+      EXPECT_LT((x - x_exact).norm(), 1e-10 * x_exact.norm());
+      EXPECT_EQ(kept.factor_generation, generation);
+    } else {
+      EXPECT_EQ(kept.factor_generation, generation + 1) << "unturned, the kept factor is too far: replaced";
+    }
+  }
+}
+
 // The element pass (rotations, forces, energy) runs in parallel and is summed serially in
 // element order, so the free motion is the same to the bit for any number of threads, and
 // its forces and energy are those of add_elastic_forces (fem/corotational.h) to the bit.
