@@ -144,7 +144,7 @@ test-native: native
 # emsdk's); its default emulator adds a node flag node 20 rejects, hence the override.
 configure-wasm: deps
 	$(call configure_once,$(WASM_DIR),wasm,$(EMCMAKE) $(CMAKE) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
-	  -DCMAKE_CROSSCOMPILING_EMULATOR=$(NODE))
+	  -DCMAKE_CROSSCOMPILING_EMULATOR=$(NODE) -DSUCTION_WASM_TEST_LINK_OPT=-O1)
 
 wasm: configure-wasm
 	@echo "==> build wasm"

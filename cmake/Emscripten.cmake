@@ -20,6 +20,15 @@ if(SUCTION_WASM_THREADS)
   add_link_options(-pthread)
 endif()
 
+# The link-time optimizer of the modules only node runs in a test build (suction_tests and
+# suction_wasm_node: tests/CMakeLists.txt, wasm/CMakeLists.txt).  At the build type's -O3,
+# binaryen's wasm-opt took 68 s of one module's link on the 2-core machine, at -O1 3.6 s
+# (the page's module, 2026-11-28); the code itself is compiled at -O3 either way, so only
+# wasm-opt's rewriting is left out.  `make wasm` (the test build) sets -O1; the default, empty,
+# keeps the build type's flags (the page's module and `make bench-wasm`'s are never affected).
+set(SUCTION_WASM_TEST_LINK_OPT "" CACHE STRING
+    "link-time optimization level of the node-only test modules (empty: the build type's)")
+
 if(EMSCRIPTEN_VERSION AND EMSCRIPTEN_VERSION VERSION_GREATER_EQUAL 3.1.25)
   add_link_options("-sSTACK_SIZE=${SUCTION_WASM_STACK_SIZE}")
 else()

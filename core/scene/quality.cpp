@@ -52,9 +52,10 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   const Json* v = settings ? child(*settings, "interactive") : nullptr;
   if (!v) return rules;
   ObjectView o(r, *v, "/settings/interactive",
-               {"enabled", "time_step_factor", "max_dt", "factorization_reuse", "max_resolution", "compare"},
+               {"enabled", "time_step_factor", "max_dt", "factorization_reuse", "follow_rotation", "max_resolution",
+                "compare"},
                "an interactive-quality object {\"enabled\": bool, \"time_step_factor\": x, \"max_dt\": s, "
-               "\"factorization_reuse\": bool, \"max_resolution\": n, \"compare\": [...]}");
+               "\"factorization_reuse\": bool, \"follow_rotation\": bool, \"max_resolution\": n, \"compare\": [...]}");
   if (!o.valid()) return rules;
   // read before the parameters are evaluated (it changes what they see): plain numbers only
   auto plain = [&](const char* key) {
@@ -70,6 +71,7 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   if (plain("time_step_factor")) rules.time_step_factor = o.number("time_step_factor", rules.time_step_factor, Bounds::at_least(1.0));
   if (plain("max_dt")) rules.max_dt = o.number("max_dt", rules.max_dt, Bounds::positive());
   rules.factorization_reuse = o.boolean("factorization_reuse", rules.factorization_reuse);
+  rules.follow_rotation = o.boolean("follow_rotation", rules.follow_rotation);
   if (plain("max_resolution")) rules.max_resolution = o.integer("max_resolution", 0, Bounds::at_least(6));
   if (const Json* c = o.find("compare")) {
     const std::string cp = o.at("compare");
@@ -111,6 +113,14 @@ std::vector<std::string> apply_interactive(Json& doc, const InteractiveRules& ru
     if (f.is_object() && !(f.contains("reuse") && f["reuse"] == true)) {
       f["reuse"] = true;
       changes.push_back("/settings/factorization/reuse=true");
+    }
+    // turned with the body (cpu backend only: another backend the user or scene chose keeps it still)
+    const Json* backend = child(settings, "compliance_backend");
+    const bool cpu = !backend || (backend->is_string() && *backend == "cpu");
+    if (rules.follow_rotation && cpu && f.is_object() && !user_set(user_pointers, "/settings/factorization/follow_rotation") &&
+        !f.contains("follow_rotation")) {
+      f["follow_rotation"] = true;
+      changes.push_back("/settings/factorization/follow_rotation=true");
     }
   }
   if (settings.empty()) doc.erase("settings");

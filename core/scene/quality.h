@@ -26,6 +26,8 @@ struct InteractiveRules {
   double time_step_factor = 2.0;   // dt × this ...
   double max_dt = 0.02;            // ... but not above this [s] (30 ms lets a cube through 10 mm)
   bool factorization_reuse = true;
+  /// with the kept factorization: turn it with the body (FactorizationReuse::follow_rotation)
+  bool follow_rotation = true;
   int max_resolution = 0;          // > 0: generated FEM meshes' "resolution" capped at it; 0: kept
   std::vector<std::string> compare;  // the story numbers `suction quality` compares (empty: defaults)
 };
