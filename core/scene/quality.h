@@ -26,8 +26,9 @@ struct InteractiveRules {
   double time_step_factor = 2.0;   // dt × this ...
   double max_dt = 0.02;            // ... but not above this [s] (30 ms lets a cube through 10 mm)
   bool factorization_reuse = true;
-  /// with the kept factorization: turn it with the body (FactorizationReuse::follow_rotation)
-  bool follow_rotation = true;
+  /// with the kept factorization: turn it with the body (FactorizationReuse::follow_rotation);
+  /// off unless a scene asks: on the page's scenes it saves no factorization (docs/validation.md)
+  bool follow_rotation = false;
   int max_resolution = 0;          // > 0: generated FEM meshes' "resolution" capped at it; 0: kept
   std::vector<std::string> compare;  // the story numbers `suction quality` compares (empty: defaults)
 };

@@ -54,12 +54,10 @@ TEST(Quality, InteractiveDoublesTheStepAndKeepsTheFactorization) {
   EXPECT_EQ(m.quality, Quality::Interactive);
   EXPECT_DOUBLE_EQ(m.settings.dt, 0.02);
   EXPECT_TRUE(m.settings.factorization.reuse);
-  EXPECT_TRUE(m.settings.factorization.follow_rotation);
-  ASSERT_EQ(m.quality_changes.size(), 3u);
+  EXPECT_FALSE(m.settings.factorization.follow_rotation) << "the turned factor only where a scene asks";
+  ASSERT_EQ(m.quality_changes.size(), 2u);
   EXPECT_EQ(m.quality_changes[0], "/settings/dt=0.02");
   EXPECT_EQ(m.quality_changes[1], "/settings/factorization/reuse=true");
-  EXPECT_EQ(m.quality_changes[2], "/settings/factorization/follow_rotation=true");
-  EXPECT_FALSE(ref.settings.factorization.follow_rotation);
   // the meshes are the reference's unless the scene allows coarser ones
   EXPECT_EQ(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());
 }
@@ -71,7 +69,7 @@ TEST(Quality, TheStepIsCappedAndNeverShortened) {
   doc["settings"]["dt"] = 0.025;  // already above the cap: kept
   Model m = load(doc, Quality::Interactive);
   EXPECT_DOUBLE_EQ(m.settings.dt, 0.025);
-  ASSERT_EQ(m.quality_changes.size(), 2u);  // the factorization only (kept, turned)
+  ASSERT_EQ(m.quality_changes.size(), 1u);  // the factorization only
   doc["settings"]["dt"] = 0.002;
   doc["settings"]["interactive"] = {{"time_step_factor", 3}, {"max_dt", 0.005}};
   EXPECT_DOUBLE_EQ(load(doc, Quality::Interactive).settings.dt, 0.005);
@@ -100,19 +98,26 @@ TEST(Quality, ASceneCanTurnItOff) {
   EXPECT_FALSE(m.settings.factorization.reuse);
   doc["settings"]["interactive"] = {{"factorization_reuse", false}};
   EXPECT_FALSE(load(doc, Quality::Interactive).settings.factorization.reuse);
+}
+
+// A scene asks for the kept factorization turned with its nodes at interactive quality; its own
+// factorization settings stay, and the reference is as written.
+TEST(Quality, ASceneCanTurnTheKeptFactorizationWithItsNodes) {
+  Json doc = cup_scene();
+  doc["settings"]["interactive"] = {{"follow_rotation", true}};
+  doc["settings"]["factorization"] = {{"max_cg_iterations", 6}};
+  const Model m = load(doc, Quality::Interactive);
+  EXPECT_TRUE(m.settings.factorization.reuse);
+  EXPECT_TRUE(m.settings.factorization.follow_rotation);
+  EXPECT_EQ(m.settings.factorization.max_cg_iterations, 6);
+  ASSERT_EQ(m.quality_changes.size(), 3u);
+  EXPECT_EQ(m.quality_changes[2], "/settings/factorization/follow_rotation=true");
+  const Model ref = load(doc, Quality::Reference);
+  EXPECT_FALSE(ref.settings.factorization.reuse);
+  EXPECT_FALSE(ref.settings.factorization.follow_rotation);
+  // the scene's own word on the turn wins
+  doc["settings"]["factorization"] = {{"follow_rotation", false}};
   EXPECT_FALSE(load(doc, Quality::Interactive).settings.factorization.follow_rotation);
-  // the kept factorization without its turn
-  doc["settings"]["interactive"] = {{"follow_rotation", false}};
-  const Model still = load(doc, Quality::Interactive);
-  EXPECT_TRUE(still.settings.factorization.reuse);
-  EXPECT_FALSE(still.settings.factorization.follow_rotation);
-  // and a scene's own factorization settings are kept, the turn added unless it says otherwise
-  doc["settings"]["interactive"] = Json::object();
-  doc["settings"]["factorization"] = {{"max_cg_iterations", 6}, {"follow_rotation", false}};
-  const Model own = load(doc, Quality::Interactive);
-  EXPECT_TRUE(own.settings.factorization.reuse);
-  EXPECT_EQ(own.settings.factorization.max_cg_iterations, 6);
-  EXPECT_FALSE(own.settings.factorization.follow_rotation);
 }
 
 TEST(Quality, CoarserGeneratedMeshesOnlyWhereTheSceneAllowsThem) {
@@ -120,17 +125,17 @@ TEST(Quality, CoarserGeneratedMeshesOnlyWhereTheSceneAllowsThem) {
   doc["settings"]["interactive"] = {{"max_resolution", 12}};
   const Model ref = load(doc, Quality::Reference);
   const Model m = load(doc, Quality::Interactive);
-  ASSERT_EQ(m.quality_changes.size(), 4u);
-  EXPECT_EQ(m.quality_changes[3], "/bodies/0/mesh/resolution=12");
+  ASSERT_EQ(m.quality_changes.size(), 3u);
+  EXPECT_EQ(m.quality_changes[2], "/bodies/0/mesh/resolution=12");
   EXPECT_LT(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());  // 12 segments around, not 16
   // a resolution below the cap, or written as an expression, is left as it is
   doc["bodies"][0]["mesh"]["resolution"] = 10;
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 3u);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 2u);
   doc["bodies"][0]["mesh"]["resolution"] = "=8 + 8";
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 3u);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 2u);
   // the user's own resolution wins
   doc["bodies"][0]["mesh"]["resolution"] = 16;
-  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/0/mesh/resolution=20")}).quality_changes.size(), 3u);
+  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/0/mesh/resolution=20")}).quality_changes.size(), 2u);
 }
 
 TEST(Quality, ABadInteractiveBlockIsReportedWithItsPointer) {
