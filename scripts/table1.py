@@ -3,7 +3,7 @@
 
     table1.py [--bin build/native/native/suction] [--backend cpu] [--threads 1]
               [--steps N] [--warmup N] [--scenes ground,soft_cube,bunny,toy,robot,cube_halves,tentacle]
-              [--scenes-dir scenes] [--out build/table1]
+              [--scenes-dir scenes] [--out build/table1] [--no-interactive]
 
 For every row, `suction bench SCENE --warmup W --steps 150 --json FILE` times 150 steps
 around the suction phenomenon, as the paper averages its Table 1: the
@@ -11,7 +11,11 @@ window (W untimed steps, then 150 timed ones) is chosen per scene below, with wh
 a plain-text table: FEM nodes, collision nodes, mean constraint rows, the window, and the mean
 ms per step of each stage (free motion, collision, cavities, compliance, solve, and `other`:
 leak + correction, which the paper does not list) with its share of the total, next to the
-paper's numbers for the row ("?" where the repository does not have them).  A row whose scene
+paper's numbers for the row ("?" where the repository does not have them).  A third line per
+row, `interactive`, times the same stretch of simulated time at the interactive quality (the
+page's: `suction bench --quality interactive`, its window in its own steps, which are longer
+where the quality doubles the time step); --no-interactive leaves it out.  The last column is
+the real-time factor: the time step over the ms per step (the paper's: 10 ms over its total).  A row whose scene
 file does not exist yet prints "—" in every measured column; that is not an error.
 
 Files in --out: table1.txt (the table), table1.json (every row: window, our numbers, the
@@ -149,21 +153,34 @@ def auto_window(args, row, path, steps):
     return warmup, why
 
 
-def bench(args, row, path, warmup, steps):
-    js = os.path.join(args.out, f"bench_{row.key}.json")
+def bench(args, row, path, warmup, steps, quality="reference"):
+    tag = row.key if quality == "reference" else f"{row.key}_{quality}"
+    js = os.path.join(args.out, f"bench_{tag}.json")
     cmd = [args.bin, "bench", path, "--warmup", str(warmup), "--steps", str(steps),
-           "--threads", str(args.threads), "--json", js]
+           "--threads", str(args.threads), "--quality", quality, "--json", js]
     if args.backend:
         cmd += ["--backend", args.backend]
     log(" ".join(cmd))
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    with open(os.path.join(args.out, f"bench_{row.key}.txt"), "w") as f:
+    with open(os.path.join(args.out, f"bench_{tag}.txt"), "w") as f:
         f.write(p.stdout + p.stderr)
     if p.returncode != 0:
-        log(f"{row.key}: bench failed ({p.returncode}): {p.stderr.strip()[-400:]}")
+        log(f"{tag}: bench failed ({p.returncode}): {p.stderr.strip()[-400:]}")
         return None
     with open(js) as f:
         return json.load(f)
+
+
+def interactive_dt(args, path):
+    """the interactive quality's time step of a scene (a one-step bench reads it)"""
+    with tempfile.TemporaryDirectory() as tmp:
+        js = os.path.join(tmp, "probe.json")
+        p = subprocess.run([args.bin, "bench", path, "--quality", "interactive", "--steps", "1", "--warmup", "0",
+                            "--json", js], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if p.returncode != 0 or not os.path.exists(js):
+            return None
+        with open(js) as f:
+            return json.load(f)["dt"]
 
 
 def ours_from(b):
@@ -174,6 +191,8 @@ def ours_from(b):
             "mean_rows": b["mean_constraints"], "max_rows": b["max_constraints"],
             "mean_cavities": b["mean_cavities"], "cavity_unions": b["cavity_unions"],
             "mean_solver_iterations": b["mean_solver_iterations"],
+            "dt": b["dt"], "real_time_factor": b["real_time_factor"], "quality": b.get("quality"),
+            "quality_changes": b.get("quality_changes", []),
             "stages_ms": stages, "total_ms": total,
             "stages_percent": {s: (100.0 * v / total if total > 0 else None) for s, v in stages.items()}}
 
@@ -186,7 +205,11 @@ def paper_full(p):
     stages["other"] = (round(p["total_ms"] - sum(known), 2)
                        if p["total_ms"] is not None and len(known) == len(STAGES) else None)
     pct = {s: (100.0 * v / p["total_ms"] if v is not None and p["total_ms"] else None) for s, v in stages.items()}
-    return dict(p, stages_ms=stages, stages_percent=pct)
+    rtf = PAPER_DT_MS / p["total_ms"] if p["total_ms"] else None
+    return dict(p, stages_ms=stages, stages_percent=pct, real_time_factor=rtf)
+
+
+PAPER_DT_MS = 10.0  # the paper's time step (its Table 1: h = 10 ms)
 
 
 # --- the plain-text table -----------------------------------------------------------------
@@ -205,24 +228,29 @@ def cell(ms, pct):
 
 def table_lines(results):
     cols = ["row", "", "steps", "FEM nodes", "coll. nodes", "rows"] + \
-           [HEADINGS[s] for s in STAGES + ["other"]] + ["total ms", "paper/ours"]
+           [HEADINGS[s] for s in STAGES + ["other"]] + ["total ms", "paper/ours", "real time"]
     body = []
     for r in results:
         p, o = r["paper"], r["ours"]
         body.append([r["label"], "paper", "", num(p["fem_nodes"], "d"), num(p["collision_nodes"], "d"),
                      num(p["mean_rows"], "g")] +
                     [cell(p["stages_ms"][s], p["stages_percent"][s]) for s in STAGES + ["other"]] +
-                    [num(p["total_ms"], ".2f"), ""])
-        if o is None:
-            what = DASH if r["status"] == "no scene" else "failed"
-            window = f"{r['warmup'] + 1}-{r['warmup'] + r['steps']}" if r["warmup"] is not None else DASH
-            body.append(["", "ours", window] + [what] * (len(cols) - 3))
-        else:
-            ratio = (f"{p['total_ms'] / o['total_ms']:.1f}x" if p["total_ms"] else "?")
-            body.append(["", "ours", f"{r['warmup'] + 1}-{r['warmup'] + r['steps']}", str(o["fem_nodes"]),
-                         str(o["collision_nodes"]), f"{o['mean_rows']:.2f}"] +
-                        [cell(o["stages_ms"][s], o["stages_percent"][s]) for s in STAGES + ["other"]] +
-                        [f"{o['total_ms']:.2f}", ratio])
+                    [num(p["total_ms"], ".2f"), "", num(p["real_time_factor"], ".2f") + ("x" if p["real_time_factor"] else "")])
+        lines = [("ours", o, r["warmup"], r["steps"], r["status"])]
+        if "interactive" in r:
+            i = r["interactive"]
+            lines.append(("interactive", i["ours"], i["warmup"], i["steps"], i["status"]))
+        for name, d, warmup, steps, status in lines:
+            if d is None:
+                what = DASH if status == "no scene" else "failed"
+                window = f"{warmup + 1}-{warmup + steps}" if warmup is not None else DASH
+                body.append(["", name, window] + [what] * (len(cols) - 3))
+                continue
+            ratio = (f"{p['total_ms'] / d['total_ms']:.1f}x" if p["total_ms"] else "?")
+            body.append(["", name, f"{warmup + 1}-{warmup + steps}", str(d["fem_nodes"]),
+                         str(d["collision_nodes"]), f"{d['mean_rows']:.2f}"] +
+                        [cell(d["stages_ms"][s], d["stages_percent"][s]) for s in STAGES + ["other"]] +
+                        [f"{d['total_ms']:.2f}", ratio, f"{d['real_time_factor']:.2f}x"])
     widths = [max(len(line[i]) for line in [cols] + body) for i in range(len(cols))]
     fmt = lambda line: "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths))).rstrip()
     out = [fmt(cols), fmt(["-" * w for w in widths])]
@@ -232,17 +260,19 @@ def table_lines(results):
 
 
 CSV_HEAD = ["row", "scene", "source", "status", "warmup", "steps", "fem_nodes", "collision_nodes", "mean_rows"] + \
-           [s + "_ms" for s in STAGES + ["other"]] + ["total_ms"]
+           [s + "_ms" for s in STAGES + ["other"]] + ["total_ms", "real_time_factor"]
 
 
 def csv_rows(r):
     out = []
-    for source in ("paper", "ours"):
-        d = r[source]
-        line = {"row": r["key"], "scene": r["scene"], "source": source,
-                "status": "paper" if source == "paper" else r["status"],
-                "warmup": "" if source == "paper" or r["warmup"] is None else r["warmup"],
-                "steps": "" if source == "paper" or r["warmup"] is None else r["steps"]}
+    sources = [("paper", r["paper"], "paper", None, None), ("ours", r["ours"], r["status"], r["warmup"], r["steps"])]
+    if "interactive" in r:
+        i = r["interactive"]
+        sources.append(("interactive", i["ours"], i["status"], i["warmup"], i["steps"]))
+    for source, d, status, warmup, steps in sources:
+        line = {"row": r["key"], "scene": r["scene"], "source": source, "status": status,
+                "warmup": "" if warmup is None else warmup, "steps": "" if warmup is None else steps,
+                "real_time_factor": "" if d is None or d.get("real_time_factor") is None else d["real_time_factor"]}
         for k in ("fem_nodes", "collision_nodes", "mean_rows", "total_ms"):
             line[k] = "" if d is None or d[k] is None else d[k]
         for s in STAGES + ["other"]:
@@ -280,6 +310,8 @@ def main():
                     help="rows, comma-separated (row names or scene names; default all seven)")
     ap.add_argument("--scenes-dir", default=os.path.join(ROOT, "scenes"))
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "table1"), help="output folder (default build/table1)")
+    ap.add_argument("--no-interactive", action="store_true",
+                    help="leave out each row's interactive line (the page's quality over the same simulated time)")
     args = ap.parse_args()
     if args.bin is None:
         args.bin = os.path.join(ROOT, "build", "cuda" if args.backend == "cuda" else "native", "native", "suction")
@@ -319,12 +351,31 @@ def main():
                 res["status"], failed = "failed", True
             else:
                 res["status"], res["bench"], res["ours"] = "ok", b, ours_from(b)
+        if not args.no_interactive:
+            # the same simulated time at the interactive quality, in its own (longer) steps
+            inter = {"status": res["status"], "warmup": None, "steps": None, "ours": None, "bench": None}
+            if res["status"] == "ok":
+                dt_i = interactive_dt(args, path)
+                if dt_i is None:
+                    inter["status"], failed = "failed", True
+                else:
+                    scale = res["bench"]["dt"] / dt_i
+                    inter["warmup"] = int(round(warmup * scale))
+                    inter["steps"] = max(1, int(round(args.steps * scale)))
+                    bi = bench(args, row, path, inter["warmup"], inter["steps"], "interactive")
+                    if bi is None:
+                        inter["status"], failed = "failed", True
+                    else:
+                        inter["bench"], inter["ours"] = bi, ours_from(bi)
+            res["interactive"] = inter
         results.append(res)
 
     lines = table_lines(results)
     head = (f"Table 1: mean ms per step over the window (steps: timed steps of `suction bench`), "
             f"backend {args.backend}, {args.threads} thread{'s' if args.threads > 1 else ''}; "
             f"stage cells: ms and share of the total; paper/ours: the paper's total over ours; "
+            f"real time: the time step over the ms per step (the paper's: 10 ms over its total); "
+            f"interactive: the page's quality over the same simulated time; "
             f"paper: i9-9980HK laptop, one thread")
     text = head + "\n" + "\n".join(lines) + "\n"
     sys.stdout.write(text)

@@ -89,6 +89,9 @@ check "table1.py exits 0" test $rc -eq 0
 check "table1.py times ground over steps 1-2" grep -Eq '^ +ours +1-2 +[0-9]+ +[0-9]+ ' "$tmp/out"
 check "table1.py prints — for a row without its scene" grep -Eq '^ +ours +— +— +— ' "$tmp/out"
 check "table1.py has the paper's ground total" grep -Eq '^ground +paper .* 38\.51' "$tmp/out"
+check "table1.py times ground's interactive quality over the same time (one 20 ms step)" \
+  grep -Eq '^ +interactive +1-1 +[0-9]+ +[0-9]+ .* [0-9.]+x$' "$tmp/out"
+check "table1.py gives the paper's real-time factor (10 ms / 38.51 ms)" grep -Eq '^ground +paper .* 0\.26x$' "$tmp/out"
 python3 - "$tmp/table1" > "$tmp/err" 2>&1 <<'PY'; rc=$?
 import csv, json, os, sys
 d = json.load(open(os.path.join(sys.argv[1], "table1.json")))
@@ -98,7 +101,11 @@ assert ground["status"] == "ok" and ground["bench"]["steps"] == 2, ground["statu
 assert o["fem_nodes"] > 0 and o["collision_nodes"] > 0 and o["mean_rows"] >= 0, o
 assert 90 < sum(o["stages_percent"].values()) <= 100 + 1e-9, o["stages_percent"]  # the rest: outside the stages
 assert robot["status"] == "no scene" and robot["ours"] is None and robot["paper"]["total_ms"] == 87.96
-assert len(list(csv.DictReader(open(os.path.join(sys.argv[1], "table1.csv"))))) == 4
+i = ground["interactive"]
+assert i["status"] == "ok" and i["steps"] == 1 and i["bench"]["quality"] == "interactive", i["status"]
+assert abs(i["ours"]["dt"] - 2 * o["dt"]) < 1e-12 and i["ours"]["real_time_factor"] > 0, i["ours"]
+assert robot["interactive"]["status"] == "no scene"
+assert len(list(csv.DictReader(open(os.path.join(sys.argv[1], "table1.csv"))))) == 6
 PY
 check "table1.py json and csv" test $rc -eq 0
 
