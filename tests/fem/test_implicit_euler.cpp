@@ -244,7 +244,11 @@ TEST(FactorizationFollowsRotation, ATurnedCupKeepsItsFactorizationAndTheExactFre
     const auto generation = kept.factor_generation;
     const Points ve = free_velocities(body, m, x1, exact, kExact);
     const Points vk = free_velocities(body, m, x1, kept, reuse);
-    EXPECT_LT(max_difference(ve, vk), 1e-10 * max_norm(ve)) << "follow " << follow;
+    // exact to CG's own stopping test (an error estimate below kCgTolerance ‖x‖: the element
+    // rotations of the turned shape equal the turned ones to the polar iteration's rounding,
+    // so the first CG step may be taken, and it stops within that tolerance; 10× for margin)
+    const double exact_to = 10 * kCgTolerance;
+    EXPECT_LT(max_difference(ve, vk), exact_to * max_norm(ve)) << "follow " << follow;
     if (follow) {
       EXPECT_EQ(kept.factor_generation, generation) << "the turned factor is the turned A's";
       EXPECT_EQ(kept.factor_age, 1);
@@ -254,7 +258,7 @@ TEST(FactorizationFollowsRotation, ATurnedCupKeepsItsFactorizationAndTheExactFre
       VecX x = b;
       fem_solve_step_system(body, kept, reuse, x);
       const VecX x_exact = exact.solver->solve(b);
-      EXPECT_LT((x - x_exact).norm(), 1e-10 * x_exact.norm());
+      EXPECT_LT((x - x_exact).norm(), exact_to * x_exact.norm());
       EXPECT_EQ(kept.factor_generation, generation);
     } else {
       EXPECT_EQ(kept.factor_generation, generation + 1) << "unturned, the kept factor is too far: replaced";
