@@ -125,6 +125,15 @@ int preconditioned_cg(const SparseMatrix& A, const Factorization& M, const VecX&
   return -1;
 }
 
+// conjugate gradients on the step's A preconditioned by the kept factorization, turned with the
+// nodes when the reuse follows rotation (FactorizationReuse::follow_rotation)
+static int cg_on_kept_factor(FemSystem& sys, const FactorizationReuse& reuse, const VecX& b, VecX& x,
+                             int max_iterations) {
+  const RotatedFactorization turned(*sys.solver, sys.rotation);
+  const Factorization& kept = reuse.follow_rotation ? static_cast<const Factorization&>(turned) : *sys.solver;
+  return preconditioned_cg(sys.A, kept, b, x, max_iterations, kCgTolerance, sys.cg_r, sys.cg_z, sys.cg_p, sys.cg_q);
+}
+
 // factorizes the step's A and records it: a new generation, age 0, and (with reuse) the copy
 // of A the backends read
 static void factorize_step_system(const FemBody& body, FemSystem& sys, const FactorizationReuse& reuse) {
@@ -226,12 +235,7 @@ void fem_free_motion(const FemBody& body, const Material& material, const Points
       fresh = true;
     }
     if (!fresh) {
-      const int it = reuse.follow_rotation
-                         ? preconditioned_cg(sys.A, RotatedFactorization(*sys.solver, sys.rotation), sys.rhs, sys.dv,
-                                             reuse.max_cg_iterations, kCgTolerance, sys.cg_r, sys.cg_z, sys.cg_p,
-                                             sys.cg_q)
-                         : preconditioned_cg(sys.A, *sys.solver, sys.rhs, sys.dv, reuse.max_cg_iterations,
-                                             kCgTolerance, sys.cg_r, sys.cg_z, sys.cg_p, sys.cg_q);
+      const int it = cg_on_kept_factor(sys, reuse, sys.rhs, sys.dv, reuse.max_cg_iterations);
       if (it < 0) {
         fresh = true;
         sys.cg_backoff = std::min(std::max(1, 2 * sys.cg_backoff), kMaxCgBackoff);
@@ -260,12 +264,7 @@ void fem_solve_step_system(const FemBody& body, FemSystem& sys, const Factorizat
   if (sys.factor_age > 0) {
     sys.cg_x.resize(b.size());
     sys.cg_b = b;
-    const int it =
-        reuse.follow_rotation
-            ? preconditioned_cg(sys.A, RotatedFactorization(*sys.solver, sys.rotation), sys.cg_b, sys.cg_x,
-                                3 * reuse.max_cg_iterations, kCgTolerance, sys.cg_r, sys.cg_z, sys.cg_p, sys.cg_q)
-            : preconditioned_cg(sys.A, *sys.solver, sys.cg_b, sys.cg_x, 3 * reuse.max_cg_iterations, kCgTolerance,
-                                sys.cg_r, sys.cg_z, sys.cg_p, sys.cg_q);
+    const int it = cg_on_kept_factor(sys, reuse, sys.cg_b, sys.cg_x, 3 * reuse.max_cg_iterations);
     if (it >= 0) {
       b = sys.cg_x;
       sys.cg_iterations += it;

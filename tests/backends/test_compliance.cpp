@@ -120,19 +120,25 @@ ConstraintRows contact_and_pressure_rows(int num_nodes, int contacts, int first,
 
 double relative_difference(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) { return (a - b).norm() / b.norm(); }
 
-}  // namespace
-
-// With the factorization kept across steps, the CPU backend keeps A⁻¹ on the contact nodes and
-// computes the pressure row with a solve: the same W as the direct path for the same
-// factorization, when the rows change, when contacts come and go, and after a new factorization.
-TEST(Compliance, KeptFactorizationGivesTheDirectPathsW) {
+// a soft box held by one node, its factorization kept across steps (turned with its nodes or not)
+Model soft_box_with_kept_factorization(bool follow_rotation) {
   Material mat;
   mat.young = 1e5;
   Model model;
   model.materials = {mat};
   model.fem.push_back(make_fem_body("soft", make_box(Vec3(0.1, 0.1, 0.1), 3, 3, 3), 0, mat));
   model.fem[0].node_constraint[0] = -2;
-  model.settings.factorization.reuse = true;
+  model.settings.factorization = {true, 4, 20, follow_rotation};
+  return model;
+}
+
+}  // namespace
+
+// With the factorization kept across steps, the CPU backend keeps A⁻¹ on the contact nodes and
+// computes the pressure row with a solve: the same W as the direct path for the same
+// factorization, when the rows change, when contacts come and go, and after a new factorization.
+TEST(Compliance, KeptFactorizationGivesTheDirectPathsW) {
+  Model model = soft_box_with_kept_factorization(false);
   const double h = model.settings.dt;
   State state = make_initial_state(model);
   Workspace work;
@@ -167,13 +173,7 @@ TEST(Compliance, KeptFactorizationGivesTheDirectPathsW) {
 // row coefficient turned back by its node's Q_iᵀ, gives the W of a fresh factorization of the
 // turned shape, to rounding; without the turn it does not.
 TEST(Compliance, AKeptFactorizationTurnedWithItsBodyGivesTheWOfTheTurnedShape) {
-  Material mat;
-  mat.young = 1e5;
-  Model model;
-  model.materials = {mat};
-  model.fem.push_back(make_fem_body("soft", make_box(Vec3(0.1, 0.1, 0.1), 3, 3, 3), 0, mat));
-  model.fem[0].node_constraint[0] = -2;
-  model.settings.factorization = {true, 4, 20, true};
+  Model model = soft_box_with_kept_factorization(true);
   const double h = model.settings.dt;
   State state = make_initial_state(model);
   for (Vec3& x : state.fem[0].x) x += 0.02 * Vec3(x.y(), -x.x(), 0.3 * x.z());  // a deformed shape
