@@ -209,13 +209,20 @@ async function main() {
     // new rate (N, the amount: dN/dt = leak while sealed, whatever the law), and the air's
     // temperature moves, so that its chart appears
     s = await S();
-    if (sawCavity && s.cavities > 0 && BACKEND === 'wasm') {
+    if (sawCavity && BACKEND === 'wasm') {
+      // from t = 0 again, paused as soon as the cup is sealed (ground: sealed from about 0.1 s,
+      // let go at 1.35 s), so that the change lands while it holds whatever the machine's speed:
+      // following the first play's checks and screenshots, the pause came as late as t = 1.34 on a
+      // loaded machine ("0 samples after t = 1.34"); a live change is taken while paused as well
+      await page.click('#reset');
+      await page.waitForFunction(() => window.suctionDebug.snapshot().time < 0.05, null, { timeout: 30000, polling: 50 });
+      s = await S();
+      if (!s.playing) await page.click('#play');
+      await page.waitForFunction(() => { const x = window.suctionDebug.snapshot();
+                                         return x.cavities > 0 && (x.phase === 'sealed' || x.phase === 'holding'); },
+                                 null, { timeout: 120000, polling: 50 });
+      s = await pauseSettled(page, S);
       const leak = 0.05, stepBefore = s.step;
-      // paused while the fields are edited, so that the change lands while the cup holds on a
-      // loaded machine too (playing, the cup of ground could let go before apply: "0 samples
-      // after t = 1.36"); a live change is taken while paused as well
-      if (s.playing) await page.click('#play');
-      await page.waitForFunction(() => !window.suctionDebug.snapshot().playing, null, { timeout: 30000, polling: 50 });
       // the leak field is a lil-gui text controller (data-key from src/scene_params.js); apply is its button
       const leakInput = '#controls .lil-gui input[data-key="leak_rate"]';
       must(await page.locator(leakInput).count() === 1, 'the controls panel has the leak rate field',
@@ -316,6 +323,22 @@ async function main() {
     server.kill('SIGTERM');
     fs.rmSync(userDataDir, { recursive: true, force: true });
   }
+}
+
+// pauses and waits until the worker has taken it: the step stops moving (steps already in flight
+// land first; a loaded machine took 5 more steps after the page said paused)
+async function pauseSettled(page, S) {
+  let s = await S();
+  if (s.playing) await page.click('#play');
+  await page.waitForFunction(() => !window.suctionDebug.snapshot().playing, null, { timeout: 30000, polling: 50 });
+  let last = -1;
+  for (let i = 0; i < 300; ++i) {
+    s = await S();
+    if (s.step === last) break;
+    last = s.step;
+    await sleep(250);
+  }
+  return s;
 }
 
 async function checkPlots(page, S) {
