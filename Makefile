@@ -3,8 +3,9 @@
 #
 #   make deps     install missing Debian packages (scripts/install-deps.sh)
 #   make native   configure + build build/native (Release)
-#   make wasm     configure + build build/wasm (em++, Release)
-#   make wasm-web configure + build build/wasm-web (the page's module: threads + SIMD)
+#   make wasm     configure + build build/wasm (em++, Release, threads + SIMD): the page's module,
+#                 the node module and the test suite (the one WebAssembly build)
+#   make wasm-web build only the page's module of build/wasm
 #   make test     native build + ctest, then wasm build + ctest under node, then test-web,
 #                 then test-sanitize-suite
 #   make demo     the browser simulator: deps, wasm-web, web, then serve build/web on
@@ -92,7 +93,8 @@ NATIVE_DIR  := $(BUILD_DIR)/native
 WASM_DIR    := $(BUILD_DIR)/wasm
 CUDA_DIR    := $(BUILD_DIR)/cuda
 SUCTION_BIN := $(NATIVE_DIR)/native/suction
-# Written after a successful configure: a failed configure is retried by the next make.
+# Written after a successful configure, holding the configure command: a failed configure is
+# retried by the next make, and a tree configured with other options is configured again.
 STAMP       := .configured
 
 # Emscripten's node-side tools need acorn etc. from Debian's node modules.
@@ -106,7 +108,7 @@ export CTEST_OUTPUT_ON_FAILURE := 1
 
 .PHONY: all test deps native wasm cuda table1 table2 solvers convergence gas-speed paraview scene-docs demo bench clean \
         test-native test-wasm configure-native configure-wasm configure-cuda \
-        wasm-web configure-wasm-web bench-wasm wasm-bench configure-wasm-bench bench-browser \
+        wasm-web bench-wasm wasm-bench configure-wasm-bench bench-browser \
         web web-deps serve demo-native test-web test-web-unit test-web-e2e bunny-mesh \
         configure-native-sse native-sse
 
@@ -119,12 +121,13 @@ deps:
 # Configure only once (until it succeeds); afterwards `cmake --build` re-runs cmake by
 # itself whenever a CMakeLists.txt (or a globbed source list) changes.
 # $(call configure_once,DIR,LABEL,CMAKE COMMAND WITH OPTIONS): configure DIR unless its stamp
-# exists (written only after a successful configure); CMAKE_ARGS come last
+# exists (written only after a successful configure) and holds this very command; CMAKE_ARGS
+# come last
 define configure_once
-	@if [ ! -f $(1)/$(STAMP) ]; then \
+	@cmd='$(strip $(3)) -S . -B $(1) $(CMAKE_ARGS)'; \
+	if [ ! -f $(1)/$(STAMP) ] || [ "$$(cat $(1)/$(STAMP))" != "$$cmd" ]; then \
 	  echo "==> configure $(strip $(2)) ($(1))"; \
-	  $(3) -S . -B $(1) $(CMAKE_ARGS); \
-	  touch $(1)/$(STAMP); \
+	  $(3) -S . -B $(1) $(CMAKE_ARGS) && printf '%s' "$$cmd" > $(1)/$(STAMP); \
 	fi
 endef
 
@@ -142,9 +145,16 @@ test-native: native
 # --- wasm -------------------------------------------------------------------------------
 # emcmake supplies Emscripten's toolchain file (from whichever emcc is on PATH: Debian's or
 # emsdk's); its default emulator adds a node flag node 20 rejects, hence the override.
+# One WebAssembly build, threads + SIMD (docs/wasm-api.md): build/wasm holds the page's module
+# (suction_wasm.js/.wasm/.worker.js: ES6 factory createSuction, -pthread, -msimd128,
+# ENVIRONMENT=web,worker, + suction_wasm.d.ts in build/wasm/wasm), the same code as a CommonJS
+# node module (suction_wasm_node.js: tests, parity) and the GoogleTest suite run by node: the
+# tests run the very objects the page runs, and CI compiles the core for wasm once, not twice
+# (a separate single-threaded test tree cost about 8 minutes of CI's two cores).
 configure-wasm: deps
 	$(call configure_once,$(WASM_DIR),wasm,$(EMCMAKE) $(CMAKE) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
-	  -DCMAKE_CROSSCOMPILING_EMULATOR=$(NODE) -DSUCTION_WASM_TEST_LINK_OPT=-O1)
+	  -DCMAKE_CROSSCOMPILING_EMULATOR=$(NODE) -DSUCTION_WASM_THREADS=ON -DSUCTION_WASM_SIMD=ON \
+	  -DSUCTION_WASM_TEST_LINK_OPT=-O1)
 
 wasm: configure-wasm
 	@echo "==> build wasm"
@@ -152,20 +162,12 @@ wasm: configure-wasm
 
 test-wasm: wasm
 	@echo "==> test wasm (node $$($(NODE) --version))"
-	cd $(WASM_DIR) && $(CTEST) --output-on-failure
+	cd $(WASM_DIR) && $(CTEST) --output-on-failure -j $(JOBS)
 
-# --- wasm-web: the page's module, threads + SIMD (docs/wasm-api.md) ------------------------
-# build/wasm-web: suction_wasm.js/.wasm/.worker.js (ES6 factory createSuction, -pthread,
-# -msimd128, ENVIRONMENT=web,worker) + suction_wasm.d.ts in build/wasm-web/wasm.
-WASM_WEB_DIR := $(BUILD_DIR)/wasm-web
-configure-wasm-web: deps
-	$(call configure_once,$(WASM_WEB_DIR),wasm-web,$(EMCMAKE) $(CMAKE) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
-	  -DCMAKE_CROSSCOMPILING_EMULATOR=$(NODE) -DSUCTION_WASM_THREADS=ON -DSUCTION_WASM_SIMD=ON \
-	  -DSUCTION_BUILD_TESTS=OFF)
-
-wasm-web: configure-wasm-web
-	@echo "==> build wasm-web"
-	$(CMAKE) --build $(WASM_WEB_DIR) -j $(JOBS)
+# --- wasm-web: only the page's module of build/wasm (make demo, make web) ---------------------
+wasm-web: configure-wasm
+	@echo "==> build wasm (the page's module)"
+	$(CMAKE) --build $(WASM_DIR) -j $(JOBS) --target suction_wasm suction_wasm_files
 
 # --- sanitizers and fuzzing (docs/fuzzing.md) --------------------------------------------
 # build/sanitize: everything (core, CLI, tests) with ASan + UBSan, compiled by clang-14, plus the
@@ -412,7 +414,7 @@ clean:
 # npm ci only when web/node_modules is missing or package.json / package-lock.json changed
 # (the stamp lives inside node_modules, so removing node_modules also re-installs).
 WEB_DIR       := $(BUILD_DIR)/web
-WASM_WEB_OUT  := $(BUILD_DIR)/wasm-web/wasm
+WASM_WEB_OUT  := $(WASM_DIR)/wasm
 WEB_NPM_STAMP := web/node_modules/.suction-npm-ci.stamp
 PORT          ?= 8080
 
@@ -423,7 +425,7 @@ $(WEB_NPM_STAMP): web/package.json web/package-lock.json
 
 web-deps: $(WEB_NPM_STAMP)
 
-# build/web: the static files of web/, three.js, the wasm module of build/wasm-web,
+# build/web: the static files of web/, three.js, the page's wasm module of build/wasm,
 # scenes/*.json and a generated scenes/index.json.
 web: web-deps wasm-web
 	@echo "==> assemble $(WEB_DIR)"

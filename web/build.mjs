@@ -6,10 +6,10 @@
 //   lib/lil-gui/lil-gui.esm.js              the controls panel (web/node_modules/lil-gui)
 //   lib/stats.js/stats.module.js            the frame-rate meter (web/node_modules/stats.js, see below)
 //   lib/<name>/LICENSE*                     each library's licence, as shipped
-//   wasm/*                                the wasm module from build/wasm-web/wasm/ (make wasm-web)
+//   wasm/*                                the wasm module from build/wasm/wasm/ (make wasm-web)
 //   mock/mock_simulator.js                the JS mock, only with --with-mock (development: ?backend=mock)
 //   scenes/*.json + scenes/index.json     the CLI's scenes and a generated list of them
-// Usage: node web/build.mjs [--out build/web] [--wasm build/wasm-web/wasm] [--require-wasm] [--with-mock]
+// Usage: node web/build.mjs [--out build/web] [--wasm build/wasm/wasm] [--require-wasm] [--with-mock]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,7 @@ const root = path.resolve(webDir, '..');
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
 const out = path.resolve(root, opt('--out', 'build/web'));
-const wasmDir = path.resolve(root, opt('--wasm', 'build/wasm-web/wasm'));
+const wasmDir = path.resolve(root, opt('--wasm', 'build/wasm/wasm'));
 const requireWasm = args.includes('--require-wasm');
 // the test mock stays out of the site unless asked for (a development aid, not part of the app)
 const withMock = args.includes('--with-mock');

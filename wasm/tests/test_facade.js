@@ -56,11 +56,22 @@ test('version', async () => {
   assert.match(m.version(), /^\d+\.\d+\.\d+/);
 });
 
-test('threads: the node module has none, so the count stays 1', async () => {
+test('threads: the node module is threaded like the page\'s, and any count gives the same numbers', async () => {
   const m = await module();
-  assert.strictEqual(m.threads(), 1);
-  assert.strictEqual(m.setThreads(4), 1);
-  assert.strictEqual(m.setThreads(0), 1);
+  assert.strictEqual(m.threads(), 1, 'one thread until asked');
+  const rows = [];
+  for (const n of [1, 3, 1]) {
+    // 3 threads: the module's pool (-sPTHREAD_POOL_SIZE=3) holds 3 Workers, so up to 4 would do
+    assert.strictEqual(m.setThreads(n), n);
+    const sim = await loaded('ground.json');
+    try {
+      assert.strictEqual(sim.step(30), '');
+      rows.push(sim.csvRow());
+    } finally { sim.delete(); }
+  }
+  assert.strictEqual(rows[1], rows[0], 'ground after 30 steps on 3 threads = on 1 (the compliance\'s columns are split, not summed in another order)');
+  assert.strictEqual(rows[2], rows[0], 'and on 1 again');
+  assert.strictEqual(m.setThreads(0), 1, 'clamped to at least 1');
   assert.strictEqual(m.threads(), 1);
 });
 

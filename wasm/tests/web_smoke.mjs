@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Browser smoke test of the page module (build/wasm-web): headless Chromium loads
+// Browser smoke test of the page module (build/wasm): headless Chromium loads
 // suction_wasm.js (-pthread + SIMD) inside a module Web Worker on a
 // cross-origin-isolated page, loads scenes/default.json, steps, and reports back.
-//   node wasm/tests/web_smoke.mjs [build/wasm-web/wasm]
+//   node wasm/tests/web_smoke.mjs [build/wasm/wasm]
 // Needs /usr/bin/chromium and playwright-core (web/node_modules).  Not part of ctest (the
 // browser is optional); the web front end's e2e test covers the page itself.
 import http from 'node:http';
@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const wasmDir = path.resolve(process.argv[2] || path.join(root, 'build', 'wasm-web', 'wasm'));
+const wasmDir = path.resolve(process.argv[2] || path.join(root, 'build', 'wasm', 'wasm'));
 const require = createRequire(path.join(root, 'web', 'package.json'));
 const { chromium } = require('playwright-core');
 
