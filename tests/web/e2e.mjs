@@ -387,6 +387,20 @@ async function checkPlots(page, S) {
         'the legend\'s pressure is that sample\'s pressure (within its 3 decimals)',
         `legend ${pRow.label} = ${pRow.value}, sample P = ${cav ? (cav.pressure / 1e3).toFixed(6) : 'none'} kPa at t = ${cur.t}`);
   summary.cursorReadout = { t: tRow.value, label: pRow.label, value: pRow.value, sampleKPa: cav ? cav.pressure / 1e3 : null };
+  // the P-V diagram follows the cursor: its point for that cavity is the sample's P and V (the
+  // values plotted), and its isotherm passes through the point (P·V = c)
+  await page.waitForFunction((t) => { const p = window.suctionDebug.snapshot().pv; return p && p.t === t; }, cur.t,
+                             { timeout: 10000, polling: 50 }).catch(() => {});
+  s = await S();
+  const pvPoint = s.pv && s.pv.points.find(q => q.id === id);
+  check(s.pv && s.pv.t === cur.t && pvPoint && cav &&
+        Math.abs(pvPoint.P - cav.pressure / 1e3) <= 1e-12 * pvPoint.P && Math.abs(pvPoint.V - cav.volume * 1e6) <= 1e-12 * pvPoint.V &&
+        Math.abs(pvPoint.c - pvPoint.P * pvPoint.V) <= 1e-12 * pvPoint.c && pvPoint.track > 1,
+        'the P–V point at the cursor\'s time is the plotted P and V, on its isotherm',
+        `pv ${JSON.stringify(s.pv && { t: s.pv.t, point: pvPoint })}, sample P ${cav ? cav.pressure / 1e3 : 'none'} kPa, V ${cav ? cav.volume * 1e6 : 'none'} cm³`);
+  check(await page.locator('#pv canvas').count() === 1 && /P .* kPa, V .* cm³/.test(await page.textContent('#pv-caption')),
+        'the P–V diagram is drawn with its readout', await page.textContent('#pv-caption'));
+  summary.pvPoint = pvPoint || null;
   // zoom: drag across the middle third of the pressure plot
   const x1 = area.left + area.width / 3, x2 = area.left + 2 * area.width / 3;
   const span = [P.xMin + (P.xMax - P.xMin) / 3, P.xMin + 2 * (P.xMax - P.xMin) / 3];

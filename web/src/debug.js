@@ -10,15 +10,16 @@
 //   frames framesWithCavity framesWithCavityMesh cavityMeshesInScene minPressureSeen phasesSeen
 //   samples (the last 300 plot samples) sampleCount render{mode quality software glRenderer
 //   antialias pixelRatio draws} plots{samples capacity xMin xMax zoomed shown series
-//   pressureArea cursor} controls{show fields} view{show wireframe}
+//   pressureArea cursor} pv{t pAtm points[{id t V P N c track}]} controls{show fields}
+//   view{show wireframe}
 import { positionsChecksum } from './physics.js';
 
-/** state(): the app's state object; parts(): { view, plots, controls } (made after this). */
+/** state(): the app's state object; parts(): { view, plots, controls, pv } (made after this). */
 export function installDebug({ state, parts }) {
   const seen = { frames: 0, withCavity: 0, withCavityMesh: 0, phases: new Set(), minPressure: null, errors: [] };
 
   function snapshot() {
-    const { view, plots, controls } = parts();
+    const { view, plots, controls, pv } = parts();
     const s = state(), f = s.lastFrame, meta = s.meta;
     const last = plots.samples.last();
     const act = last ? last.cavities.filter(c => !c.dormant) : [];
@@ -50,6 +51,7 @@ export function installDebug({ state, parts }) {
       bannerVisible: !document.getElementById('banner').hidden,
       render: v.render,
       plots: plots.info(),
+      pv: pv ? pv.info() : null,
       controls: controls.info(),
       view: { show: v.show, wireframe: v.wireframe },
     });

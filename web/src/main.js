@@ -9,6 +9,7 @@ import { classifyPhase } from './phase.js';
 import { createView } from './view.js';
 import { createControls } from './controls.js';
 import { Plots } from './plots.js';
+import { PvPlot } from './pv_plot.js';
 import { updatePanels } from './panels.js';
 import { connectWorker } from './worker_link.js';
 import { installDebug } from './debug.js';
@@ -23,7 +24,7 @@ const state = {
 };
 
 // the snapshot for scripts (src/debug.js): it counts errors from the start
-const debug = installDebug({ state: () => state, parts: () => ({ view, plots, controls }) });
+const debug = installDebug({ state: () => state, parts: () => ({ view, plots, controls, pv }) });
 
 // ---- error banner --------------------------------------------------------------------------
 function showError(where, message) {
@@ -46,6 +47,7 @@ const view = createView($('canvas3d'), { renderParam: params.get('render'),
 const plots = new Plots($('plots'));
 $('plot-csv').onclick = () => plots.exportCSV();
 $('plot-png').onclick = () => plots.exportPNG();
+const pv = new PvPlot($('pv'));
 const controls = createControls($('controls'), {
   onShow: (show) => view.setShow(show),
   onApply: (list) => { clearBanner(); link.send('override', { list }); },
@@ -208,7 +210,10 @@ window.addEventListener('keydown', (e) => {
 // ---- the loop: draw what changed, then ask the worker for the next frame ----------------------
 function loop(now) {
   view.tick(now);
-  plots.update(now);
+  const drew = plots.update(now);
+  // the P-V diagram: with the plots' redraw, and whenever the plots' cursor moves to another time
+  const tc = plots.cursorTime();
+  if (drew || tc !== state.pvCursor) { state.pvCursor = tc; pv.update(plots.samples.toArray(), { t: tc }); }
   if (state.frameArrived) {
     state.frameArrived = false;
     link.send('ack');   // ready for the next frame

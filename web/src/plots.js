@@ -119,6 +119,15 @@ export class Plots {
     for (const c of this.charts) if (c.u.width !== width) c.u.setSize({ width, height: c.u.height });
   }
 
+  /** The time under the cursor of any chart (they are synced), or null when it is over none. */
+  cursorTime() {
+    for (const c of this.charts) {
+      const i = c.u.cursor.idx;
+      if (i !== null && i !== undefined && c.u.cursor.left >= 0 && c.u.data[0].length > i) return c.u.data[0][i];
+    }
+    return null;
+  }
+
   /** The time span shown: [min, max] of the x scale (null before the first drawing). */
   span() {
     const x = this.charts.length ? this.charts[0].u.scales.x : null;
