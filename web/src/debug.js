@@ -6,7 +6,8 @@
 // frames counts every frame since the page opened; the others start again at each load.
 //   ready backend module version crossOriginIsolated workerCrossOriginIsolated simThreads
 //   scenes scene loaded playing time step rtf pAtm duration quality dt drivers driverOffsets
-//   cavities minPressure contacts phase positionsChecksum grabPoint dragging errors bannerVisible
+//   cavities minPressure contacts phase positionsChecksum grabPoint dragging errors warnings
+//   bannerVisible bannerLevel (error, warning or info: the banner's colour)
 //   frames framesWithCavity framesWithCavityMesh cavityMeshesInScene minPressureSeen phasesSeen
 //   samples (the last 300 plot samples) sampleCount render{mode quality software glRenderer
 //   antialias pixelRatio draws} plots{samples capacity xMin xMax zoomed shown series
@@ -16,7 +17,7 @@ import { positionsChecksum } from './physics.js';
 
 /** state(): the app's state object; parts(): { view, plots, controls, pv } (made after this). */
 export function installDebug({ state, parts }) {
-  const seen = { frames: 0, withCavity: 0, withCavityMesh: 0, phases: new Set(), minPressure: null, errors: [] };
+  const seen = { frames: 0, withCavity: 0, withCavityMesh: 0, phases: new Set(), minPressure: null, errors: [], warnings: [] };
 
   function snapshot() {
     const { view, plots, controls, pv } = parts();
@@ -48,7 +49,9 @@ export function installDebug({ state, parts }) {
       grabPoint: s.loaded ? view.computeGrabPoint() : null,
       dragging: v.dragging,
       errors: seen.errors.slice(),
+      warnings: seen.warnings.slice(),
       bannerVisible: !document.getElementById('banner').hidden,
+      bannerLevel: document.getElementById('banner').hidden ? null : (/banner-(\w+)/.exec(document.getElementById('banner').className) || [])[1] || null,
       render: v.render,
       plots: plots.info(),
       pv: pv ? pv.info() : null,
@@ -74,5 +77,7 @@ export function installDebug({ state, parts }) {
       }
     },
     error(text) { seen.errors.push(text); },
+    /** a warning of the simulator's (src/main.js showWarning), every one as it came */
+    warning(text) { seen.warnings.push(text); },
   };
 }

@@ -10,6 +10,7 @@ import { createView } from './view.js';
 import { createControls } from './controls.js';
 import { Plots } from './plots.js';
 import { PvPlot } from './pv_plot.js';
+import { Notices } from './notices.js';
 import { updatePanels } from './panels.js';
 import { connectWorker } from './worker_link.js';
 import { installDebug } from './debug.js';
@@ -26,17 +27,29 @@ const state = {
 // the snapshot for scripts (src/debug.js): it counts errors from the start
 const debug = installDebug({ state: () => state, parts: () => ({ view, plots, controls, pv }) });
 
-// ---- error banner --------------------------------------------------------------------------
-function showError(where, message) {
-  const text = `${where ? where + ': ' : ''}${message}`;
-  debug.error(text);
-  const el = $('banner-text');
-  el.textContent = el.textContent && !$('banner').hidden ? `${el.textContent}\n${text}` : text;
-  $('banner').hidden = false;
+// ---- the banner: errors, the simulator's warnings, notes (src/notices.js) ---------------------
+const notices = new Notices();
+function drawBanner() {
+  const level = notices.level();
+  $('banner').hidden = level === null;
+  $('banner').className = `banner banner-${level || 'info'}`;
+  $('banner').setAttribute('role', level === 'error' ? 'alert' : 'status');
+  $('banner-text').textContent = notices.lines().join('\n');
 }
-// a passing note in the banner (not an error): what a live change did
-function showNote(text) { $('banner-text').textContent = text; $('banner').hidden = false; }
-function clearBanner() { $('banner').hidden = true; $('banner-text').textContent = ''; }
+function showError(where, message) {
+  debug.error(`${where ? where + ': ' : ''}${message}`);
+  notices.add('error', where, message);
+  drawBanner();
+}
+// the simulator's warnings of a step: amber, one line per kind with its first step and a count
+function showWarning(message) {
+  debug.warning(message);
+  notices.add('warning', '', message);   // false for a repeat: its count still changes the line
+  drawBanner();
+}
+// a passing note (not an error): what a live change did
+function showNote(text) { notices.add('info', '', text); drawBanner(); }
+function clearBanner() { notices.clear(); drawBanner(); }
 $('banner-close').onclick = clearBanner;
 window.addEventListener('error', (e) => showError('page', e.message));
 window.addEventListener('unhandledrejection', (e) => showError('page', e.reason && e.reason.message || e.reason));
@@ -84,7 +97,7 @@ const link = connectWorker(new URL('./worker.js', import.meta.url), {
       showNote(`changed live at t = ${Number(msg.time).toFixed(2)} s: ${msg.applied.map(([p, v]) => `${p} = ${v}`).join(', ')}`);
     } else if (msg.restart) showNote(`restarted: ${msg.restart.replace(/^.*cannot change while the simulation runs: /, '')}`);
   },
-  error(msg) { showError(msg.where, msg.message); },
+  error(msg) { if (msg.where === 'warning') showWarning(msg.message); else showError(msg.where, msg.message); },
 }, { onAny: () => view.requestDraw(), onError: showError });
 
 link.send('init', { backend: params.get('backend') === 'mock' ? 'mock' : 'wasm' });
@@ -163,6 +176,8 @@ window.addEventListener('drop', (e) => {
 });
 
 function onLoaded(meta) {
+  notices.clear('warning');   // a new scene: the last one's warnings no longer apply
+  drawBanner();
   Object.assign(state, { meta, loaded: true, time: 0, step: 0, lastFrame: null, phase: 'free' });
   debug.loaded();
   plots.clear({ pAtm: meta.pAtm, duration: meta.duration, scene: state.sceneName || meta.name });
