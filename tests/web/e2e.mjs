@@ -360,6 +360,48 @@ async function main() {
             `${s.warnings.length} warnings; ${lines.join(' | ').slice(0, 300)}`);
       check(s.errors.length === errorsBefore, 'a warning is not an error', s.errors.slice(errorsBefore).join(' | '));
       summary.warningShown = lines[0] || null;
+
+      // share: the link of what is on screen (block_on_ground, its 300 ms step) reopens the same
+      // scene with the same value: after reset and the same 3 steps, the same positions
+      await page.click('#share');
+      await page.waitForFunction(() => window.suctionDebug.snapshot().shareUrl !== null, null, { timeout: 10000, polling: 100 });
+      s = await S();
+      const shareUrl = s.shareUrl;
+      check(/[?&]scene=block_on_ground\b/.test(shareUrl) && new URL(shareUrl).searchParams.getAll('set').includes('/settings/dt=0.3'),
+            'the share link names the scene and the changed value', shareUrl);
+      const stepN = async (pg, n) => {
+        const SS = () => pg.evaluate(() => window.suctionDebug.snapshot());
+        let x = await pauseSettled(pg, SS);
+        await pg.click('#reset');
+        await pg.waitForFunction(() => window.suctionDebug.snapshot().step === 0, null, { timeout: 30000, polling: 50 });
+        for (let k = 0; k < n; ++k) {
+          const b = (await SS()).step;
+          await pg.click('#step');
+          await pg.waitForFunction((bb) => window.suctionDebug.snapshot().step > bb, b, { timeout: 30000, polling: 20 });
+        }
+        x = await SS();
+        return x;
+      };
+      const here = await stepN(page, 3);
+      const page2 = await context.newPage();
+      page2.on('pageerror', e => pageErrors.push(String(e && e.stack || e)));
+      await page2.goto(shareUrl, { waitUntil: 'load' });
+      await page2.waitForFunction(() => { const x = window.suctionDebug.snapshot();
+                                          return x.loaded && x.scene === 'block_on_ground' && x.changed.length > 0; },
+                                  null, { timeout: 60000, polling: 100 });
+      const there = await stepN(page2, 3);
+      check(there.dt === 0.3 && there.step === here.step && there.positionsChecksum === here.positionsChecksum,
+            'the shared link reopens the scene with its value: the same positions after the same steps',
+            `dt ${there.dt} / ${here.dt}, step ${there.step} / ${here.step}, checksum ${there.positionsChecksum} / ${here.positionsChecksum}`);
+      // a link with a bad value is refused by its pointer, as a scene file's would be
+      await page2.goto(new URL('?scene=ground&set=/settings/dt=abc&set=oops', shareUrl).toString(), { waitUntil: 'load' });
+      const bad = await page2.waitForFunction(() => /\/settings\/dt/.test(document.getElementById('banner-text').textContent) &&
+                                                    /set=oops/.test(document.getElementById('banner-text').textContent),
+                                              null, { timeout: 60000, polling: 100 })
+        .then(() => page2.textContent('#banner-text')).catch(async () => page2.textContent('#banner-text'));
+      check(/\/settings\/dt = abc/.test(bad) && /set=oops: expected a JSON pointer/.test(bad),
+            'a link with a bad value names it (the pointer, as a scene file\'s; a malformed entry)', bad.replace(/\n/g, ' | ').slice(0, 300));
+      await page2.close();
     }
   } finally {
     if (context) await context.close().catch(() => {});

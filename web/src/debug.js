@@ -7,7 +7,8 @@
 //   ready backend module version crossOriginIsolated workerCrossOriginIsolated simThreads
 //   scenes scene loaded playing time step rtf pAtm duration quality dt drivers driverOffsets
 //   cavities minPressure contacts phase positionsChecksum grabPoint dragging errors warnings
-//   bannerVisible bannerLevel (error, warning or info: the banner's colour)
+//   bannerVisible bannerLevel (error, warning or info: the banner's colour) changed (the values
+//   applied since the load, [pointer, value]) shareUrl (the last link of the share button)
 //   frames framesWithCavity framesWithCavityMesh cavityMeshesInScene minPressureSeen phasesSeen
 //   samples (the last 300 plot samples) sampleCount render{mode quality software glRenderer
 //   antialias pixelRatio draws} plots{samples capacity xMin xMax zoomed shown series
@@ -51,6 +52,7 @@ export function installDebug({ state, parts }) {
       errors: seen.errors.slice(),
       warnings: seen.warnings.slice(),
       bannerVisible: !document.getElementById('banner').hidden,
+      changed: (s.changed || []).map(x => x.slice()), shareUrl: s.shareUrl || null,
       bannerLevel: document.getElementById('banner').hidden ? null : (/banner-(\w+)/.exec(document.getElementById('banner').className) || [])[1] || null,
       render: v.render,
       plots: plots.info(),

@@ -11,6 +11,7 @@ import { createControls } from './controls.js';
 import { Plots } from './plots.js';
 import { PvPlot } from './pv_plot.js';
 import { Notices } from './notices.js';
+import { shareSearch, parseShare } from './share.js';
 import { updatePanels } from './panels.js';
 import { connectWorker } from './worker_link.js';
 import { installDebug } from './debug.js';
@@ -91,6 +92,7 @@ const link = connectWorker(new URL('./worker.js', import.meta.url), {
   end() { $('clock').textContent += ' (end)'; },
   overridden(msg) {
     for (const [ptr, value] of msg.applied) setLocal(state.sceneDoc, ptr, value);
+    state.changed.push(...msg.applied);   // what a share link carries
     if (msg.live && msg.applied.length === msg.requested) {
       controls.accept();   // taken by the running simulation: the panel's values are now the running ones
       if (state.meta && msg.dt) state.meta.dt = msg.dt;
@@ -101,8 +103,12 @@ const link = connectWorker(new URL('./worker.js', import.meta.url), {
 }, { onAny: () => view.requestDraw(), onError: showError });
 
 link.send('init', { backend: params.get('backend') === 'mock' ? 'mock' : 'wasm' });
-// ?quality=reference chooses the quality at start (the worker starts at interactive)
-if (params.get('quality') === 'reference') $('quality').value = 'reference';
+// a link's scene, quality and values (src/share.js): ?quality=reference chooses the quality at
+// start (the worker starts at interactive); the values are sent once the scene has loaded
+const linked = parseShare(params);
+state.linkErrors = linked.errors;   // shown once the scene has loaded (a load clears the banner)
+state.linkSets = linked.scene && linked.sets.length ? { scene: linked.scene, sets: linked.sets } : null;
+if (linked.quality === 'reference') $('quality').value = 'reference';
 if ($('quality').value !== 'interactive') link.send('quality', { name: $('quality').value });
 $('quality').onchange = () => link.send('quality', { name: $('quality').value });
 queueMicrotask(() => sendSpeed());
@@ -142,6 +148,7 @@ async function loadSceneList() {
 /** Sends a scene's text to the worker; mesh files it names resolve against the page's scenes/. */
 function startLoad(text, name) {
   state.loaded = false;
+  state.changed = [];
   view.unload();
   try { state.sceneDoc = JSON.parse(text); } catch (e) { state.sceneDoc = {}; }
   state.sceneName = name;
@@ -190,7 +197,30 @@ function onLoaded(meta) {
     : 'interactive: nothing changed (this scene plays at reference quality: see its settings.interactive)';
   controls.setScene(state.sceneDoc, meta, state.schema);
   view.setShow(controls.show);
+  // a share link's malformed entries, and its values, once, on the scene it named (checked by
+  // the worker like a scene's)
+  for (const e of state.linkErrors || []) showError('link', e);
+  state.linkErrors = null;
+  if (state.linkSets && state.linkSets.scene === state.sceneName) {
+    const list = state.linkSets.sets;
+    state.linkSets = null;
+    if (list.length) link.send('override', { list });
+  }
 }
+
+// ---- share: a link that reproduces what is on screen (src/share.js) ---------------------------
+function shareUrl() {
+  const u = new URL(location.href);
+  u.search = shareSearch({ scene: state.sceneName, quality: $('quality').value, sets: state.changed || [] });
+  return u.toString();
+}
+$('share').onclick = async () => {
+  const url = shareUrl();
+  state.shareUrl = url;
+  let copied = false;
+  try { if (navigator.clipboard) { await navigator.clipboard.writeText(url); copied = true; } } catch { /* not allowed here */ }
+  showNote(`${copied ? 'link copied' : 'link (copy it)'}: ${url}`);
+};
 
 function onFrame(f) {
   stats.begin();

@@ -1,0 +1,34 @@
+// A link that reproduces what is on screen (pure; web/test/share.test.mjs): the scene, the
+// quality and every value changed since the scene was loaded, as the page's URL parameters
+//   ?scene=NAME&quality=reference&set=/materials/neoprene/young=2e6&set=/parameters/push_mm=6
+// (`set` is the CLI's --set: a JSON pointer, '=', the value's JSON text). Opening one loads the
+// scene and sends the values through the same check as a scene file's (the worker's override:
+// a bad value is named by its pointer in the banner); a `set` that is not POINTER=VALUE is
+// named here.
+
+/** The URL search string of a state: { scene, quality, sets: [[pointer, valueText], ...] }. */
+export function shareSearch({ scene, quality = 'interactive', sets = [] }) {
+  const q = new URLSearchParams();
+  if (scene) q.set('scene', scene);
+  if (quality && quality !== 'interactive') q.set('quality', quality);
+  // the last value of each pointer is the one that holds
+  const last = new Map();
+  for (const [p, v] of sets) { last.delete(p); last.set(p, v); }
+  for (const [p, v] of last) q.append('set', `${p}=${v}`);
+  return `?${q.toString()}`;
+}
+
+/** The state a URL's search parameters ask for: { scene, quality, sets, errors }. */
+export function parseShare(search) {
+  const q = search instanceof URLSearchParams ? search : new URLSearchParams(search);
+  const errors = [], sets = [];
+  const quality = q.get('quality');
+  if (quality !== null && quality !== 'interactive' && quality !== 'reference')
+    errors.push(`quality=${quality}: expected interactive or reference`);
+  for (const s of q.getAll('set')) {
+    const m = /^(\/[^=]*)=(.*)$/s.exec(s);
+    if (!m || m[2] === '') errors.push(`set=${s}: expected a JSON pointer, '=' and a value, e.g. set=/settings/dt=0.005`);
+    else sets.push([m[1], m[2]]);
+  }
+  return { scene: q.get('scene'), quality: quality === 'reference' ? 'reference' : 'interactive', sets, errors };
+}
