@@ -507,6 +507,40 @@ async function checkPlots(page, S) {
   const head = fs.readFileSync(await png.path()).subarray(0, 8);
   check(head.equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), 'PNG export: a PNG file', png.suggestedFilename());
   await page.mouse.move(5, 5);
+
+  // compare: keep this run's curves, reset, run 5 steps: every chart has the kept run's series
+  // beside the new ones, and the legend under the cursor reads both at one time
+  const kept = s.samples.slice();
+  await page.click('#plot-keep');
+  await page.click('#reset');
+  await page.waitForFunction(() => window.suctionDebug.snapshot().step === 0, null, { timeout: 30000, polling: 50 });
+  for (let k = 0; k < 5; ++k) {
+    const b = (await S()).step;
+    await page.click('#step');
+    await page.waitForFunction((bb) => window.suctionDebug.snapshot().step > bb, b, { timeout: 30000, polling: 20 });
+  }
+  await page.waitForTimeout(300);   // the charts' redraw
+  s = await S();
+  check(s.plots.previous > 0 && s.plots.series.includes('holding force (previous) [N]') && s.plots.series.some(x => /^P #\d+ \(previous\) \[kPa\]$/.test(x)),
+        'keep: the kept run\'s curves are drawn beside the new run\'s', s.plots.series.join(', '));
+  const tc = s.samples[s.samples.length - 1].t;
+  const pa = s.plots.pressureArea;
+  const fx = pa.left + (tc - s.plots.xMin) / (s.plots.xMax - s.plots.xMin) * pa.width;
+  await page.locator('#plot-force').scrollIntoViewIfNeeded();
+  const fr = await page.locator('#plot-force .u-over').boundingBox();
+  await page.mouse.move(fr.x + (tc - s.plots.xMin) / (s.plots.xMax - s.plots.xMin) * fr.width - 15, fr.y + fr.height / 2);
+  await page.mouse.move(fr.x + (tc - s.plots.xMin) / (s.plots.xMax - s.plots.xMin) * fr.width, fr.y + fr.height / 2, { steps: 3 });
+  await page.waitForTimeout(200);
+  const rows = await page.$$eval('#plot-force .u-legend .u-series', r => r.map(x => ({
+    label: (x.querySelector('.u-label') || {}).textContent || '', value: (x.querySelector('.u-value') || {}).textContent || '' })));
+  const nowRow = rows.find(r => r.label === 'holding force [N]'), oldRow = rows.find(r => r.label === 'holding force (previous) [N]');
+  const oldSample = kept.find(x => Math.abs(x.t - Number(rows[0].value)) < 1e-4);
+  check(nowRow && oldRow && /\d/.test(nowRow.value) && /\d/.test(oldRow.value) && oldSample &&
+        Math.abs(Number(oldRow.value) - oldSample.force) <= 0.5e-3 + 1e-6 * Math.abs(oldSample.force),
+        'the legend reads both runs under the cursor', `${JSON.stringify(rows)}; kept sample ${oldSample ? oldSample.force : 'none'} N at t = ${rows[0] && rows[0].value} (aimed ${fx.toFixed(0)} px, t = ${tc})`);
+  await page.mouse.move(5, 5);
+  // back to the top, where the 3D view is (the drag below aims at it)
+  await page.evaluate(() => { window.scrollTo(0, 0); for (const e of document.querySelectorAll('aside')) e.scrollTop = 0; });
 }
 
 async function shot(page, name) {

@@ -61,6 +61,8 @@ const view = createView($('canvas3d'), { renderParam: params.get('render'),
 const plots = new Plots($('plots'));
 $('plot-csv').onclick = () => plots.exportCSV();
 $('plot-png').onclick = () => plots.exportPNG();
+$('plot-keep').onclick = () => { if (plots.keepAsPrevious()) { $('plot-forget').hidden = false; plots.update(performance.now(), true); } };
+$('plot-forget').onclick = () => { plots.clearPrevious(); $('plot-forget').hidden = true; };
 const pv = new PvPlot($('pv'));
 const controls = createControls($('controls'), {
   onShow: (show) => view.setShow(show),
@@ -187,6 +189,8 @@ function onLoaded(meta) {
   drawBanner();
   Object.assign(state, { meta, loaded: true, time: 0, step: 0, lastFrame: null, phase: 'free' });
   debug.loaded();
+  // compare: a kept run stays across reloads of its scene (a restart, another quality), not to another
+  if (plots.previous && plots.scene !== (state.sceneName || meta.name)) { plots.clearPrevious(); $('plot-forget').hidden = true; }
   plots.clear({ pAtm: meta.pAtm, duration: meta.duration, scene: state.sceneName || meta.name });
   view.load(meta);
   $('scene-desc').textContent = meta.description;

@@ -115,3 +115,28 @@ export function csvOf(cols, tMin = null, tMax = null) {
   }
   return lines.join('\n') + '\n';
 }
+
+/**
+ * The columns of this run with a kept earlier run's beside them (the plots' "compare"): one time
+ * axis, the union of both runs' sample times (to 1e-9 s), this run's series as they were and
+ * each of the earlier run's with `previous: true` and its label + ' (previous)', null where a
+ * run has no sample at a time (the earlier run's lines join across them: src/plots.js).
+ */
+export function withPrevious(cols, prev) {
+  if (!prev || !prev.t || !prev.t.length) return cols;
+  const a = cols.t, b = prev.t;
+  const t = [], ia = [], ib = [];
+  let i = 0, j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i] < b[j] - 1e-9)) { t.push(a[i]); ia.push(i++); ib.push(-1); }
+    else if (i >= a.length || b[j] < a[i] - 1e-9) { t.push(b[j]); ia.push(-1); ib.push(j++); }
+    else { t.push(a[i]); ia.push(i++); ib.push(j++); }
+  }
+  const pick = (values, idx) => idx.map(k => (k < 0 ? null : values[k]));
+  const series = cols.series.map(s => ({ ...s, values: pick(s.values, ia) }));
+  for (const s of prev.series) {
+    if (s.label === 'P_atm') continue;   // the same line
+    series.push({ ...s, label: `${s.label} (previous)`, previous: true, values: pick(s.values, ib) });
+  }
+  return { t, ids: cols.ids, series };
+}

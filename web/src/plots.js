@@ -5,7 +5,7 @@
 // on that time span, double-click to see it all again. CSV: the plotted series over the span
 // shown; PNG: the four charts as one picture.
 import uPlot from 'uplot';
-import { RingBuffer, PANELS, columnsOf, csvOf, visibleRange } from './plot_data.js';
+import { RingBuffer, PANELS, columnsOf, csvOf, visibleRange, withPrevious } from './plot_data.js';
 
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
 const SYNC_KEY = 'suction-plots';
@@ -38,6 +38,7 @@ export class Plots {
     this.dirty = true;
     this.lastDrawn = -Infinity;
     this.syncing = false;
+    this.previous = null;      // a kept earlier run's columns (compare), drawn faded beside this one
     window.addEventListener('resize', () => this.resize());
   }
 
@@ -51,6 +52,18 @@ export class Plots {
     this.dirty = true;
   }
 
+  /** Compare: keeps this run's curves, drawn faded on every chart beside the next runs' until
+   *  cleared (a new scene clears them); null when there is nothing to keep. */
+  keepAsPrevious() {
+    const own = columnsOf(this.samples.toArray(), { pAtm: this.pAtm });
+    if (!own.t.length) return null;
+    this.previous = { t: own.t.slice(), ids: own.ids.slice(), series: own.series.map(s => ({ ...s, values: s.values.slice() })) };
+    this.key = null; this.dirty = true;
+    return this.previous;
+  }
+
+  clearPrevious() { this.previous = null; this.key = null; this.dirty = true; }
+
   push(samples) { for (const s of samples) this.samples.push(s); if (samples.length) this.dirty = true; }
 
   /** Redraws the charts if there is something new (at most every MIN_REDRAW_MS unless forced). */
@@ -58,8 +71,8 @@ export class Plots {
     if (!this.dirty || (!force && now - this.lastDrawn < MIN_REDRAW_MS)) return false;
     this.dirty = false; this.lastDrawn = now;
     const all = this.samples.toArray();
-    const cols = columnsOf(all, { pAtm: this.pAtm });
-    const key = `${cols.ids.join(',')}|${cols.series.length}`;
+    const cols = withPrevious(columnsOf(all, { pAtm: this.pAtm }), this.previous);
+    const key = `${cols.ids.join(',')}|${cols.series.map(s => s.label).join(',')}`;
     if (key !== this.key) this.build(cols, key);
     this.cols = cols;
     const t = cols.t;
@@ -88,13 +101,19 @@ export class Plots {
       el.className = 'plot'; el.id = `plot-${panel.key}`; el.title = panel.title;
       this.container.appendChild(el);
       let k = 0;
+      const colorOf = new Map();
       const series = [{ label: 't [s]', value: (u, v) => legendValue(v, 4) },
         ...idx.map(i => {
           const s = cols.series[i];
-          const color = s.label === 'P_atm' ? '#888' : s.label === 'holding force' ? '#000' : s.label === 'driver z force' ? '#e07000'
-            : COLORS[k++ % COLORS.length];
-          return { label: `${s.label} [${s.unit}]`, stroke: color, width: 1.5, spanGaps: false,
-                   dash: s.label === 'P_atm' ? [4, 3] : undefined, value: (u, v) => legendValue(v) };
+          const base = s.label.replace(/ \(previous\)$/, '');
+          const color = base === 'P_atm' ? '#888' : base === 'holding force' ? '#000' : base === 'driver z force' ? '#e07000'
+            : s.previous ? (colorOf.get(`${panel.key}|${base}`) || '#999') : COLORS[k++ % COLORS.length];
+          colorOf.set(`${panel.key}|${base}`, color);
+          // an earlier run (compare): the same colour, faded and thin, its line joined across
+          // this run's sample times
+          return { label: `${s.label} [${s.unit}]`, stroke: s.previous ? `${color}66` : color, width: s.previous ? 1 : 1.5,
+                   spanGaps: !!s.previous, dash: base === 'P_atm' ? [4, 3] : s.previous ? [3, 2] : undefined,
+                   value: (u, v) => legendValue(v) };
         })];
       const u = new uPlot({
         width, height: 120,
@@ -192,6 +211,7 @@ export class Plots {
     }
     const [i0, i1] = this.cols ? visibleRange(this.cols.t, min, max) : [0, 0];
     return { samples: this.samples.length, capacity: this.samples.capacity, xMin: min, xMax: max, zoomed: this.zoomed,
+             previous: this.previous ? this.previous.t.length : 0,
              shown: i1 - i0, series: this.cols ? this.cols.series.map(s => `${s.label} [${s.unit}]`) : [], pressureArea: area, cursor };
   }
 }

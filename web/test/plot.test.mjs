@@ -80,3 +80,19 @@ test('CSV of a zoomed span: only the rows shown', () => {
   assert.deepEqual(lines.slice(1).map(l => l.split(',')[0]), ['0.001', '0.002']);
   assert.equal(csvOf(cols, 1, 2).trim().split('\n').length, 1);   // nothing shown: the header only
 });
+
+test('compare: an earlier run beside this one, on the union of their times, labelled (previous)', async () => {
+  const { columnsOf, withPrevious } = await import('../src/plot_data.js');
+  const sample = (t, p) => ({ t, pAtm: 101325, force: 1, cavities: [{ id: 0, pressure: p, volume: 1e-6, air: p * 1e-6, dormant: false }] });
+  const before = columnsOf([sample(0, 100000), sample(0.02, 90000), sample(0.04, 80000)]);
+  const now = columnsOf([sample(0, 100000), sample(0.01, 95000), sample(0.02, 91000)]);
+  const both = withPrevious(now, before);
+  assert.deepEqual(both.t, [0, 0.01, 0.02, 0.04]);
+  const cur = both.series.find(s => s.label === 'P #0'), old = both.series.find(s => s.label === 'P #0 (previous)');
+  assert.deepEqual(cur.values, [100, 95, 91, null]);
+  assert.deepEqual(old.values, [100, null, 90, 80]);
+  assert.equal(old.previous, true);
+  assert.equal(both.series.filter(s => s.label.startsWith('P_atm')).length, 1, 'P_atm once');
+  assert.equal(both.series.length, now.series.length + before.series.length - 1);
+  assert.equal(withPrevious(now, null), now);
+});
