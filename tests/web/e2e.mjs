@@ -231,6 +231,22 @@ async function main() {
         s = await S();
       }
       check(s.phase === 'holding' && !s.playing, 'stepped, paused, to where the cup holds', `t = ${s.time.toFixed(3)} s, phase ${s.phase}`);
+      // the forces on the cup drawn in the view (off by default): the air's arrow carries
+      // (P_atm − P)·A of the cavity and points down onto the ground, the hand's pulls up
+      check(s.view.loads.every(a => !a.shown), 'the forces on the cup are not drawn by default');
+      await page.check('#show-loads');
+      await page.waitForFunction(() => window.suctionDebug.snapshot().view.loads.some(a => a.shown), null, { timeout: 10000, polling: 50 });
+      s = await S();
+      {
+        const air = s.view.loads.find(a => a.kind === 'air'), hand = s.view.loads.find(a => a.kind === 'hand');
+        const last = s.samples[s.samples.length - 1], cav = last && last.cavities.find(c => !c.dormant);
+        const expected = cav ? (s.pAtm - cav.pressure) * cav.area : NaN;
+        check(air && air.shown && Math.abs(air.value - expected) <= 1e-9 * expected && air.dir[2] < -0.99 &&
+              new RegExp(`= ${expected.toFixed(1)} N`).test(air.label) && hand && hand.shown && hand.dir[2] > 0.9 && hand.value > 1,
+              'forces drawn: the air\'s (P_atm − P)·A onto the ground and the hand\'s pull, with their values',
+              JSON.stringify({ air, hand, expected }));
+      }
+      await page.uncheck('#show-loads');
       const leak = 0.05, stepBefore = s.step;
       // the leak field is a lil-gui text controller (data-key from src/scene_params.js); apply is its button
       const leakInput = '#controls .lil-gui input[data-key="leak_rate"]';

@@ -3,7 +3,7 @@
 // src/scene_params.js); the worker takes them live when the running simulation can (no
 // restart), otherwise it rebuilds the scene and starts again (src/sim_host.js override).
 // Stable handles for scripts: the show toggles' checkboxes have ids show-cavities,
-// show-contacts, show-forces, show-seam, show-wire; every parameter's input has
+// show-contacts, show-forces, show-loads, show-seam, show-wire; every parameter's input has
 // data-key="<field key>" (src/scene_params.js editableFields) or data-key="param:<name>" (the
 // scene's own parameters); the apply button has id apply.
 import GUI from 'lil-gui';
@@ -13,6 +13,7 @@ const SHOW = [
   ['cavities', 'cavities', 'show-cavities', true],
   ['contacts', 'contact points', 'show-contacts', true],
   ['forces', 'contact forces (arrows)', 'show-forces', false],
+  ['loads', 'forces on the cup: air (P_atm − P)·A, hand', 'show-loads', false],
   ['seam', 'sealing ring', 'show-seam', true],
   ['wireframe', 'wireframe', 'show-wire', false],
 ];

@@ -13,7 +13,7 @@
 //   samples (the last 300 plot samples) sampleCount render{mode quality software glRenderer
 //   antialias pixelRatio draws} plots{samples capacity xMin xMax zoomed shown series
 //   pressureArea cursor} pv{t pAtm points[{id t V P N c track}]} controls{show fields}
-//   view{show wireframe}
+//   view{show wireframe loads[{kind id value dir origin label shown}]}
 import { positionsChecksum } from './physics.js';
 
 /** state(): the app's state object; parts(): { view, plots, controls, pv } (made after this). */
@@ -58,7 +58,7 @@ export function installDebug({ state, parts }) {
       plots: plots.info(),
       pv: pv ? pv.info() : null,
       controls: controls.info(),
-      view: { show: v.show, wireframe: v.wireframe },
+      view: { show: v.show, wireframe: v.wireframe, loads: v.loads },
     });
   }
   Object.defineProperty(window, 'suctionDebug', { value: Object.freeze({ snapshot }), enumerable: true });

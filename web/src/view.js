@@ -5,6 +5,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { pressureColor } from './physics.js';
+import { forceArrows } from './forces.js';
 import { parseRenderMode, isSoftwareRenderer, renderSettings, shouldDraw } from './render_quality.js';
 
 /**
@@ -13,7 +14,7 @@ import { parseRenderMode, isSoftwareRenderer, renderSettings, shouldDraw } from 
  */
 export function createView(canvas, { renderParam = null, onDrag = () => {} } = {}) {
   let meta = null, loaded = false, lastFrame = null, drag = null;
-  const show = { cavities: true, contacts: true, forces: false, seam: true, wireframe: false };
+  const show = { cavities: true, contacts: true, forces: false, seam: true, wireframe: false, loads: false };
 
   // the WebGL renderer's name, from a throw-away context: on a software renderer the drawing
   // competes with the simulation for the CPU (src/render_quality.js)
@@ -65,6 +66,11 @@ export function createView(canvas, { renderParam = null, onDrag = () => {} } = {
   const springLines = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({ color: 0x2050c0 }));
   springLines.renderOrder = 2; springLines.name = 'springs'; scene3.add(springLines);
   let sceneSize = 0.05;
+  // the forces on the cup (src/forces.js): the air's (P_atm − P)·A and the hand's, arrows with
+  // their values in labels over the view; off by default ("forces on the cup" in the panel)
+  const loadGroup = new THREE.Group(); loadGroup.name = 'loads'; loadGroup.visible = false; scene3.add(loadGroup);
+  const loadColors = { air: 0x1f5fd0, hand: 0xe07000 };
+  let loadArrows = [];        // [{ arrow, label (a div), tip: THREE.Vector3, info }]
 
   function resize() {
     const w = canvas.clientWidth, h = canvas.clientHeight;
@@ -195,6 +201,8 @@ export function createView(canvas, { renderParam = null, onDrag = () => {} } = {
     contactPoints.visible = show.contacts;
     forceLines.visible = show.forces;
     seamLines.visible = show.seam;
+    loadGroup.visible = show.loads;
+    for (const e of loadArrows) e.label.hidden = !show.loads;
     for (const m of bodyMeshes) m.material.wireframe = show.wireframe;
     requestDraw();
   }
@@ -305,7 +313,47 @@ export function createView(canvas, { renderParam = null, onDrag = () => {} } = {
     updateCavities(f.cavities, meta.pAtm);
     updateContacts(f.contacts);
     updateSprings(f.springs);
+    updateLoads(f);
     requestDraw();
+  }
+
+  function updateLoads(f) {
+    const list = meta ? forceArrows(f, meta) : [];
+    while (loadArrows.length > list.length) { const a = loadArrows.pop(); loadGroup.remove(a.arrow); a.arrow.dispose(); a.label.remove(); }
+    const fmax = Math.max(0, ...list.map(a => a.value));
+    const scale = fmax > 0 ? 0.6 * sceneSize / fmax : 0;   // the largest is 60 % of the bodies' size
+    list.forEach((a, i) => {
+      if (!loadArrows[i]) {
+        const arrow = new THREE.ArrowHelper(new THREE.Vector3(0, 0, 1), new THREE.Vector3(), 1, 0x000000);
+        arrow.renderOrder = 5;
+        arrow.line.material.depthTest = false; arrow.cone.material.depthTest = false;
+        loadGroup.add(arrow);
+        const label = document.createElement('div');
+        label.className = 'force-label';
+        canvas.parentElement.appendChild(label);
+        loadArrows[i] = { arrow, label, tip: new THREE.Vector3(), info: null };
+      }
+      const e = loadArrows[i], len = Math.max(a.value * scale, 1e-6);
+      const o = new THREE.Vector3(...a.origin), d = new THREE.Vector3(...a.dir);
+      e.arrow.position.copy(o); e.arrow.setDirection(d);
+      e.arrow.setLength(len, Math.min(0.25 * len, 0.08 * sceneSize), Math.min(0.12 * len, 0.04 * sceneSize));
+      e.arrow.setColor(loadColors[a.kind] || 0x000000);
+      e.tip.copy(o).addScaledVector(d, len);
+      e.label.textContent = a.label;
+      e.label.style.borderColor = `#${(loadColors[a.kind] || 0).toString(16).padStart(6, '0')}`;
+      e.info = a;
+    });
+  }
+
+  /** The labels follow their arrows' tips on the screen (after the camera moved). */
+  function placeLabels() {
+    const w = canvas.clientWidth, h = canvas.clientHeight;
+    for (const e of loadArrows) {
+      const p = e.tip.clone().project(camera);
+      const on = show.loads && p.z < 1 && Math.abs(p.x) <= 1 && Math.abs(p.y) <= 1;
+      e.label.hidden = !on;
+      if (on) { e.label.style.left = `${((p.x + 1) / 2 * w).toFixed(0)}px`; e.label.style.top = `${((1 - p.y) / 2 * h).toFixed(0)}px`; }
+    }
   }
 
   /** Called at every animation frame: sends the drag, moves the camera, draws if needed. */
@@ -318,6 +366,7 @@ export function createView(canvas, { renderParam = null, onDrag = () => {} } = {
       lastDrawn = now;
       ++render.draws;
       renderer.render(scene3, camera);
+      placeLabels();
     }
   }
 
@@ -329,6 +378,8 @@ export function createView(canvas, { renderParam = null, onDrag = () => {} } = {
       cavityMeshes: cavityGroup.children.length, springs: springLines.geometry.getAttribute('position') ? springLines.geometry.getAttribute('position').count / 2 : 0,
       show: { ...show }, wireframe: bodyMeshes.length > 0 && bodyMeshes.every(m => m.material.wireframe),
       dragging: drag !== null,
+      loads: loadArrows.map(e => ({ kind: e.info.kind, id: e.info.id, value: e.info.value, dir: e.info.dir, origin: e.info.origin,
+                                    label: e.label.textContent, shown: show.loads && !e.label.hidden })),
     };
   }
 
