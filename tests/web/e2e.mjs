@@ -203,6 +203,21 @@ async function main() {
     }
     if (!shotBelow) await shot(page, 'played');
 
+    // accessibility: axe-core (web/node_modules, a dev dependency) over the whole page as played
+    // (header, 3D view, phase panel, plots, P-V diagram, controls): no serious or critical violation
+    {
+      const axeFile = path.join(root, 'web', 'node_modules', 'axe-core', 'axe.min.js');
+      if (check(fs.existsSync(axeFile), 'axe-core is installed (web/package.json; make web-deps)', axeFile)) {
+        await page.addScriptTag({ content: fs.readFileSync(axeFile, 'utf8') });
+        const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+          .map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ')) })));
+        const bad = found.filter(v => v.impact === 'serious' || v.impact === 'critical');
+        check(bad.length === 0, 'axe-core: no serious or critical accessibility violation in the page',
+              bad.length ? JSON.stringify(bad) : `${found.length} minor or moderate: ${found.map(v => v.id).join(', ') || 'none'}`);
+        summary.axe = found;
+      }
+    }
+
     // live tuning: with the cup holding, turn up the leak in the parameter panel and choose the
     // adiabatic gas law (a choice field, from the schema's enum; issue 51), and apply: the running
     // simulation takes both (no restart), from then on the air in the plots' samples grows at the
