@@ -239,12 +239,7 @@ async function main() {
         s = await S();
       }
       const tHold = 0.9;   // ground holds from about 0.8 s and lets go at 1.35 s
-      for (let k = 0; k < 400 && s.time < tHold - 1e-9; ++k) {
-        const before = s.step;
-        await page.click('#step');
-        await page.waitForFunction((b) => window.suctionDebug.snapshot().step > b, before, { timeout: 30000, polling: 20 });
-        s = await S();
-      }
+      for (let k = 0; k < 400 && s.time < tHold - 1e-9; ++k) { await stepOnce(page); s = await S(); }
       check(s.phase === 'holding' && !s.playing, 'stepped, paused, to where the cup holds', `t = ${s.time.toFixed(3)} s, phase ${s.phase}`);
       // the forces on the cup drawn in the view (off by default): the air's arrow carries
       // (P_atm − P)·A of the cavity and points down onto the ground, the hand's pulls up
@@ -402,16 +397,11 @@ async function main() {
             'the share link names the scene and the changed value', shareUrl);
       const stepN = async (pg, n) => {
         const SS = () => pg.evaluate(() => window.suctionDebug.snapshot());
-        let x = await pauseSettled(pg, SS);
+        await pauseSettled(pg, SS);
         await pg.click('#reset');
         await pg.waitForFunction(() => window.suctionDebug.snapshot().step === 0, null, { timeout: 30000, polling: 50 });
-        for (let k = 0; k < n; ++k) {
-          const b = (await SS()).step;
-          await pg.click('#step');
-          await pg.waitForFunction((bb) => window.suctionDebug.snapshot().step > bb, b, { timeout: 30000, polling: 20 });
-        }
-        x = await SS();
-        return x;
+        for (let k = 0; k < n; ++k) await stepOnce(pg);
+        return SS();
       };
       const here = await stepN(page, 3);
       const page2 = await context.newPage();
@@ -455,6 +445,13 @@ async function pauseSettled(page, S) {
     await sleep(250);
   }
   return s;
+}
+
+// one step of the paused page (its step button), returned when the step has landed
+async function stepOnce(pg) {
+  const before = await pg.evaluate(() => window.suctionDebug.snapshot().step);
+  await pg.click('#step');
+  await pg.waitForFunction((b) => window.suctionDebug.snapshot().step > b, before, { timeout: 30000, polling: 20 });
 }
 
 async function checkPlots(page, S) {
@@ -545,12 +542,10 @@ async function checkPlots(page, S) {
   await page.click('#plot-keep');
   await page.click('#reset');
   await page.waitForFunction(() => window.suctionDebug.snapshot().step === 0, null, { timeout: 30000, polling: 50 });
-  for (let k = 0; k < 5; ++k) {
-    const b = (await S()).step;
-    await page.click('#step');
-    await page.waitForFunction((bb) => window.suctionDebug.snapshot().step > bb, b, { timeout: 30000, polling: 20 });
-  }
-  await page.waitForTimeout(300);   // the charts' redraw
+  for (let k = 0; k < 5; ++k) await stepOnce(page);
+  await page.waitForFunction(() => { const p = window.suctionDebug.snapshot().plots;   // the charts' redraw with both runs
+                                     return p.previous > 0 && p.series.includes('holding force (previous) [N]') && p.shown >= 5; },
+                             null, { timeout: 30000, polling: 50 }).catch(() => {});
   s = await S();
   check(s.plots.previous > 0 && s.plots.series.includes('holding force (previous) [N]') && s.plots.series.some(x => /^P #\d+ \(previous\) \[kPa\]$/.test(x)),
         'keep: the kept run\'s curves are drawn beside the new run\'s', s.plots.series.join(', '));

@@ -26,6 +26,16 @@ export class RingBuffer {
   }
 }
 
+/** One colour per cavity id (sorted), the same in the time plots and the P–V diagram. */
+export const COLORS = Object.freeze(['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf']);
+
+/** Every cavity id active (not dormant) in some sample, sorted. */
+export function activeIds(samples) {
+  const seen = new Set();
+  for (const s of samples) for (const c of s.cavities || []) if (!c.dormant) seen.add(c.id);
+  return [...seen].sort((a, b) => a - b);
+}
+
 /** The four plots: what each shows and its unit (the series' values are in that unit). */
 export const PANELS = Object.freeze([
   { key: 'pressure', title: 'cavity pressure P', axis: 'P', unit: 'kPa' },
@@ -52,11 +62,7 @@ export const round12 = (v) => (v === null || v === undefined || !Number.isFinite
 export function columnsOf(samples, { pAtm = null, ids = null } = {}) {
   const n = samples.length;
   const t = new Array(n);
-  if (!ids) {
-    const seen = new Set();
-    for (const s of samples) for (const c of s.cavities || []) if (!c.dormant) seen.add(c.id);
-    ids = [...seen].sort((a, b) => a - b);
-  }
+  if (!ids) ids = activeIds(samples);
   const col = new Map(ids.map(id => [id, { p: new Array(n).fill(null), V: new Array(n).fill(null), N: new Array(n).fill(null),
                                              T: new Array(n).fill(null) }]));
   let tMin = Infinity, tMax = -Infinity;

@@ -5,9 +5,7 @@
 // on that time span, double-click to see it all again. CSV: the plotted series over the span
 // shown; PNG: the four charts as one picture.
 import uPlot from 'uplot';
-import { RingBuffer, PANELS, columnsOf, csvOf, visibleRange, withPrevious } from './plot_data.js';
-
-const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
+import { RingBuffer, PANELS, COLORS, columnsOf, csvOf, visibleRange, withPrevious } from './plot_data.js';
 const SYNC_KEY = 'suction-plots';
 const MIN_REDRAW_MS = 100;   // the charts redraw at most 10 times a second while data comes in
 

@@ -9,12 +9,8 @@
 // isotherm at the air's current temperature: an adiabatic compression then crosses isotherms
 // without any air moving, which is the point of showing it.
 
-/** ids: every cavity id that is active (not dormant) in some sample, sorted. */
-export function activeIds(samples) {
-  const seen = new Set();
-  for (const s of samples) for (const c of s.cavities || []) if (!c.dormant) seen.add(c.id);
-  return [...seen].sort((a, b) => a - b);
-}
+import { activeIds } from './plot_data.js';
+export { activeIds };
 
 const finite = (v) => typeof v === 'number' && Number.isFinite(v);
 

@@ -4,10 +4,8 @@
 // air), and P_atm as a grey line. It follows the time plots' cursor: over a plot, the points
 // show the state at the cursor's time; elsewhere the latest. Drawn on a plain canvas, at most
 // as often as the time plots.
-import { pvOf, isotherm, ticks, activeIds } from './pv_data.js';
-
-// the time plots' colours in the same order (src/plots.js: one per cavity id, sorted)
-const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
+import { pvOf, isotherm, ticks } from './pv_data.js';
+import { COLORS, activeIds } from './plot_data.js';
 
 export class PvPlot {
   constructor(container, { height = 220 } = {}) {

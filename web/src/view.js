@@ -202,6 +202,7 @@ export function createView(canvas, { renderParam = null, onDrag = () => {} } = {
     forceLines.visible = show.forces;
     seamLines.visible = show.seam;
     loadGroup.visible = show.loads;
+    if (show.loads && lastFrame) updateLoads(lastFrame);
     for (const e of loadArrows) e.label.hidden = !show.loads;
     for (const m of bodyMeshes) m.material.wireframe = show.wireframe;
     requestDraw();
@@ -313,7 +314,7 @@ export function createView(canvas, { renderParam = null, onDrag = () => {} } = {
     updateCavities(f.cavities, meta.pAtm);
     updateContacts(f.contacts);
     updateSprings(f.springs);
-    updateLoads(f);
+    if (show.loads) updateLoads(f);   // (off by default: no centroids per frame then)
     requestDraw();
   }
 
