@@ -9,6 +9,7 @@
 //   wasm/*                                the wasm module from build/wasm/wasm/ (make wasm-web)
 //   mock/mock_simulator.js                the JS mock, only with --with-mock (development: ?backend=mock)
 //   scenes/*.json + scenes/index.json     the CLI's scenes and a generated list of them
+//   lessons/*.json + lessons/index.json   the lessons (lessons/, docs/web.md "Lessons") and a list of them
 // Usage: node web/build.mjs [--out build/web] [--wasm build/wasm/wasm] [--require-wasm] [--with-mock]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -98,4 +99,26 @@ for (const f of fs.readdirSync(scenesDir)) {
   else if (/\.(obj|stl|msh)$/i.test(f)) copy(p, path.join(out, 'scenes', f));
 }
 fs.writeFileSync(path.join(out, 'scenes', 'index.json'), JSON.stringify({ scenes }, null, 1) + '\n');
-console.log(`web/build.mjs: ${path.relative(root, out)}: ${scenes.length} scenes, wasm: ${wasmFiles.join(' ') || 'none'}`);
+
+// lessons: lessons/NAME.json as they are (the page checks one when it opens it: src/lesson_format.js),
+// their schema, and a list with each one's title, summary and number of steps
+const lessonsDir = path.join(root, 'lessons');
+const lessons = [];
+if (fs.existsSync(lessonsDir)) {
+  for (const f of fs.readdirSync(lessonsDir).filter(f => f.endsWith('.json')).sort()) {
+    copy(path.join(lessonsDir, f), path.join(out, 'lessons', f));
+    if (f === 'lesson.schema.json' || f === 'index.json') continue;
+    const name = f.replace(/\.json$/, '');
+    let title = name, summary = '', steps = 0, error;
+    try {
+      const doc = JSON.parse(fs.readFileSync(path.join(lessonsDir, f), 'utf8'));
+      title = typeof doc.title === 'string' ? doc.title : name;
+      summary = typeof doc.summary === 'string' ? doc.summary : '';
+      steps = Array.isArray(doc.steps) ? doc.steps.length : 0;
+    } catch (e) { error = `invalid JSON: ${e.message}`; }
+    lessons.push({ name, file: f, title, summary, steps, ...(error ? { error } : {}) });
+  }
+}
+fs.mkdirSync(path.join(out, 'lessons'), { recursive: true });
+fs.writeFileSync(path.join(out, 'lessons', 'index.json'), JSON.stringify({ lessons }, null, 1) + '\n');
+console.log(`web/build.mjs: ${path.relative(root, out)}: ${scenes.length} scenes, ${lessons.length} lessons, wasm: ${wasmFiles.join(' ') || 'none'}`);

@@ -27,9 +27,21 @@ export function createControls(container, { onShow = () => {}, onApply = () => {
   const gui = new GUI({ container, title: 'controls', width: container.clientWidth || 420 });
   const show = Object.fromEntries(SHOW.map(([k, , , v]) => [k, v]));
   const showFolder = gui.addFolder('show');
+  const showControllers = {};
   for (const [key, label, id] of SHOW) {
     const c = showFolder.add(show, key).name(label).onChange(() => onShow({ ...show }));
     c.$input.id = id;
+    showControllers[key] = c;
+  }
+
+  /** Turns toggles on or off from a script (a lesson step: { loads: true, ... }); the panel follows. */
+  function setShow(values) {
+    let changed = false;
+    for (const [k, v] of Object.entries(values)) {
+      if (!(k in show) || show[k] === !!v) continue;
+      show[k] = !!v; showControllers[k].updateDisplay(); changed = true;
+    }
+    if (changed) onShow({ ...show });
   }
 
   let paramFolder = null, sceneFolder = null, applyButton = null;
@@ -106,5 +118,5 @@ export function createControls(container, { onShow = () => {}, onApply = () => {
     return { show: { ...show }, fields: entries.map(e => ({ key: e.parameter ? `param:${e.key}` : e.key, value: e.obj[e.key], initial: e.initial })) };
   }
 
-  return { gui, show, setScene, accept, info };
+  return { gui, show, setShow, setScene, accept, info };
 }

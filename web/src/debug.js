@@ -14,14 +14,16 @@
 //   antialias pixelRatio draws} plots{samples capacity xMin xMax zoomed shown series
 //   pressureArea cursor} pv{t pAtm points[{id t V P N c track}]} controls{show fields}
 //   view{show wireframe loads[{kind id value dir origin label shown}]}
+//   lesson (null, or the open lesson: name title step steps stepTitle scene pauseAt status
+//   prediction result event{name t step missed values} explain[{name value shown}]: src/lessons.js)
 import { positionsChecksum } from './physics.js';
 
-/** state(): the app's state object; parts(): { view, plots, controls, pv } (made after this). */
+/** state(): the app's state object; parts(): { view, plots, controls, pv, lessons } (made after this). */
 export function installDebug({ state, parts }) {
   const seen = { frames: 0, withCavity: 0, withCavityMesh: 0, phases: new Set(), minPressure: null, errors: [], warnings: [] };
 
   function snapshot() {
-    const { view, plots, controls, pv } = parts();
+    const { view, plots, controls, pv, lessons } = parts();
     const s = state(), f = s.lastFrame, meta = s.meta;
     const last = plots.samples.last();
     const act = last ? last.cavities.filter(c => !c.dormant) : [];
@@ -44,6 +46,7 @@ export function installDebug({ state, parts }) {
       contacts: f ? f.contactCount : 0,
       phase: s.phase,
       samples: plots.samples.toArray().slice(-300).map(x => ({ t: x.t, step: x.step, contacts: x.contacts, force: x.force, hand: x.hand,
+        probes: (x.probes || []).slice(),
         cavities: x.cavities.map(c => ({ id: c.id, pressure: c.pressure, volume: c.volume, air: c.air, temperature: c.temperature, dormant: c.dormant, area: c.area })) })),
       sampleCount: plots.samples.length,
       positionsChecksum: f ? positionsChecksum(f.bodies) : 0,
@@ -59,6 +62,8 @@ export function installDebug({ state, parts }) {
       pv: pv ? pv.info() : null,
       controls: controls.info(),
       view: { show: v.show, wireframe: v.wireframe, loads: v.loads },
+      probeNames: meta ? meta.probeNames.slice() : [],
+      lesson: lessons ? lessons.info() : null,
     });
   }
   Object.defineProperty(window, 'suctionDebug', { value: Object.freeze({ snapshot }), enumerable: true });

@@ -12,6 +12,7 @@ import { Plots } from './plots.js';
 import { PvPlot } from './pv_plot.js';
 import { Notices } from './notices.js';
 import { shareSearch, parseShare } from './share.js';
+import { createLessons } from './lessons.js';
 import { updatePanels } from './panels.js';
 import { connectWorker } from './worker_link.js';
 import { installDebug } from './debug.js';
@@ -26,7 +27,7 @@ const state = {
 };
 
 // the snapshot for scripts (src/debug.js): it counts errors from the start
-const debug = installDebug({ state: () => state, parts: () => ({ view, plots, controls, pv }) });
+const debug = installDebug({ state: () => state, parts: () => ({ view, plots, controls, pv, lessons }) });
 
 // ---- the banner: errors, the simulator's warnings, notes (src/notices.js) ---------------------
 const notices = new Notices();
@@ -74,6 +75,33 @@ const stats = new Stats();
 stats.domElement.title = 'frames: new simulation states shown per second (click: ms the page spent on each)';
 $('fps').appendChild(stats.domElement);
 
+// ---- lessons (src/lessons.js): the header's list, ?lesson=NAME&step=K, the lesson panel --------------
+const lessons = createLessons({
+  sceneNames: () => state.scenes.map(s => s.name),
+  sceneFile: (name) => (state.scenes.find(s => s.name === name) || { file: `${name}.json` }).file,
+  schema: () => state.schema,
+  // a step's scene, its values sent once it has loaded (as a share link's: checked by the worker)
+  loadSceneText: (name, text, sets) => {
+    clearBanner();
+    $('scene').value = name;
+    state.linkSets = sets.length ? { scene: name, sets } : null;
+    startLoad(text, name);
+  },
+  send: (type, fields) => link.send(type, fields),
+  play: () => link.send('play'),
+  isPlaying: () => state.playing,
+  setShow: (toggles) => controls.setShow(toggles),
+  showError,
+  // the address shows the lesson and step (or, closed, the scene)
+  setUrl: (where) => {
+    const u = new URL(location.href);
+    for (const k of ['lesson', 'step', 'scene', 'set']) u.searchParams.delete(k);
+    if (where) { u.searchParams.set('lesson', where.lesson); u.searchParams.set('step', String(where.step)); }
+    else if (state.sceneName) u.searchParams.set('scene', state.sceneName);
+    history.replaceState(null, '', u);
+  },
+});
+
 // ---- the worker ------------------------------------------------------------------------------
 const link = connectWorker(new URL('./worker.js', import.meta.url), {
   ready(msg) {
@@ -89,8 +117,8 @@ const link = connectWorker(new URL('./worker.js', import.meta.url), {
   },
   loaded: onLoaded,
   frame: onFrame,
-  status(msg) { state.playing = msg.playing; $('play').textContent = msg.playing ? '❚❚ pause' : '▶ play'; },
-  reset() { plots.clear(); },
+  status(msg) { state.playing = msg.playing; $('play').textContent = msg.playing ? '❚❚ pause' : '▶ play'; lessons.onStatus(msg.playing); },
+  reset() { plots.clear(); lessons.onReset(); },
   end() { $('clock').textContent += ' (end)'; },
   overridden(msg) {
     for (const [ptr, value] of msg.applied) setLocal(state.sceneDoc, ptr, value);
@@ -100,7 +128,10 @@ const link = connectWorker(new URL('./worker.js', import.meta.url), {
       if (state.meta && msg.dt) state.meta.dt = msg.dt;
       showNote(`changed live at t = ${Number(msg.time).toFixed(2)} s: ${msg.applied.map(([p, v]) => `${p} = ${v}`).join(', ')}`);
     } else if (msg.restart) showNote(`restarted: ${msg.restart.replace(/^.*cannot change while the simulation runs: /, '')}`);
+    lessons.onOverridden(msg);
   },
+  // a lesson step's event: the worker paused there (src/lessons.js)
+  event(msg) { lessons.onEvent(msg); },
   error(msg) { if (msg.where === 'warning') showWarning(msg.message); else showError(msg.where, msg.message); },
 }, { onAny: () => view.requestDraw(), onError: showError });
 
@@ -109,7 +140,7 @@ link.send('init', { backend: params.get('backend') === 'mock' ? 'mock' : 'wasm' 
 // start (the worker starts at interactive); the values are sent once the scene has loaded
 const linked = parseShare(params);
 state.linkErrors = linked.errors;   // shown once the scene has loaded (a load clears the banner)
-state.linkSets = linked.scene && linked.sets.length ? { scene: linked.scene, sets: linked.sets } : null;
+state.linkSets = !linked.lesson && linked.scene && linked.sets.length ? { scene: linked.scene, sets: linked.sets } : null;
 if (linked.quality === 'reference') $('quality').value = 'reference';
 if ($('quality').value !== 'interactive') link.send('quality', { name: $('quality').value });
 $('quality').onchange = () => link.send('quality', { name: $('quality').value });
@@ -158,6 +189,7 @@ function startLoad(text, name) {
 }
 
 async function loadScene(name) {
+  lessons.close();   // the scene picker leaves a lesson
   clearBanner();
   $('scene').value = name;
   const entry = state.scenes.find(s => s.name === name);
@@ -173,6 +205,7 @@ $('scene').onchange = () => loadScene($('scene').value);
 /** A scene file of the user's (the "open…" button or a file dropped on the page): loaded like a
  *  shipped one; the worker's reader names each problem by its JSON pointer in the banner. */
 async function loadSceneFile(file) {
+  lessons.close();
   clearBanner();
   startLoad(await file.text(), file.name.replace(/\.json$/i, ''));
 }
@@ -205,17 +238,24 @@ function onLoaded(meta) {
   // the worker like a scene's)
   for (const e of state.linkErrors || []) showError('link', e);
   state.linkErrors = null;
+  for (const e of state.lessonErrors || []) showError('lesson', e);
+  state.lessonErrors = null;
   if (state.linkSets && state.linkSets.scene === state.sceneName) {
     const list = state.linkSets.sets;
     state.linkSets = null;
     if (list.length) link.send('override', { list });
   }
+  lessons.onLoaded();
 }
 
 // ---- share: a link that reproduces what is on screen (src/share.js) ---------------------------
 function shareUrl() {
   const u = new URL(location.href);
-  u.search = shareSearch({ scene: state.sceneName, quality: $('quality').value, sets: state.changed || [] });
+  const ls = lessons.shareState();
+  // in a lesson: the lesson and its step, and only the values changed beyond the step's own
+  const own = new Set(ls ? ls.own.map(([p, v]) => `${p}=${v}`) : []);
+  const sets = (state.changed || []).filter(([p, v]) => !own.has(`${p}=${v}`));
+  u.search = shareSearch({ scene: state.sceneName, quality: $('quality').value, sets, lesson: ls && ls.lesson, step: ls && ls.step });
   return u.toString();
 }
 $('share').onclick = async () => {
@@ -240,8 +280,8 @@ function onFrame(f) {
 }
 
 // ---- transport (the header) --------------------------------------------------------------------
-$('play').onclick = () => link.send(state.playing ? 'pause' : 'play');
-$('step').onclick = () => link.send('step', { n: 1 });
+$('play').onclick = () => { if (!state.playing && lessons.blocksPlay()) return; link.send(state.playing ? 'pause' : 'play'); };
+$('step').onclick = () => { if (lessons.blocksPlay()) return; link.send('step', { n: 1 }); };
 $('reset').onclick = () => link.send('reset');
 function sendSpeed() {
   const mode = $('speed-mode').value, v = Number($('speed').value);
@@ -273,4 +313,12 @@ requestAnimationFrame(loop);
 
 // ---- start ---------------------------------------------------------------------------------------
 if (view.renderModeError) showError('render', view.renderModeError);
-loadSceneList().then(loadScene).catch((e) => showError('scenes', e.message));
+loadSceneList().then(async (name) => {
+  // ?lesson=NAME&step=K opens a lesson (its step loads its scene); a bad one is named once a scene has loaded
+  if (linked.lesson) {
+    const problems = await lessons.open(linked.lesson, linked.step, { extraSets: linked.sets });
+    if (lessons.isOpen()) { for (const e of problems) showError('lesson', e); return; }
+    state.lessonErrors = problems;
+  }
+  return loadScene(name);
+}).catch((e) => showError('scenes', e.message));

@@ -14,7 +14,8 @@
  * @typedef {{type:'quality', name:'interactive'|'reference'}} QualityMsg
  * @typedef {{type:'drag', driver:number, target:number[]}} DragMsg          target: the driver offset [m]
  * @typedef {{type:'dragSpeed', value:number}} DragSpeedMsg                  m/s
- * @typedef {InitMsg|LoadMsg|PlainMsg|StepMsg|SpeedMsg|OverrideMsg|QualityMsg|DragMsg|DragSpeedMsg} ToWorker
+ * @typedef {{type:'pauseAt', event:string|null}} PauseAtMsg   a lesson's event (src/lesson_events.js); null: none
+ * @typedef {InitMsg|LoadMsg|PlainMsg|StepMsg|SpeedMsg|OverrideMsg|QualityMsg|DragMsg|DragSpeedMsg|PauseAtMsg} ToWorker
  *
  * @typedef {{type:'ready', backend:string, module:string, version:string, crossOriginIsolated:boolean,
  *            threads:boolean, simThreads:number}} ReadyMsg
@@ -31,7 +32,10 @@
  * @typedef {{type:'overridden', applied:Array<[string, string]>, requested:number, live:boolean, time?:number,
  *            dt?:number, restart?:string}} OverriddenMsg
  * @typedef {{type:'error', where:string, message:string, fatal?:boolean}} ErrorMsg
- * @typedef {ReadyMsg|LoadedMsg|FrameMsg|StatusMsg|ResetMsg|EndMsg|OverriddenMsg|ErrorMsg} FromWorker
+ * @typedef {{type:'event', name:string, t:number, step:number, values:Object<string, number>, missed:boolean}} EventMsg
+ *            the armed event happened at step `step` (the run paused there), or (missed) the scene
+ *            ended without it; values: what was measured there (src/lesson_events.js)
+ * @typedef {ReadyMsg|LoadedMsg|FrameMsg|StatusMsg|ResetMsg|EndMsg|OverriddenMsg|ErrorMsg|EventMsg} FromWorker
  */
 
 /** Page -> worker: type -> its fields. */
@@ -47,6 +51,7 @@ export const TO_WORKER = deepFreeze({
   quality: ['name'],
   drag: ['driver', 'target'],
   dragSpeed: ['value'],
+  pauseAt: ['event'],
   ack: [],
 });
 
@@ -62,6 +67,7 @@ export const FROM_WORKER = deepFreeze({
   end: ['time'],
   overridden: ['applied', 'requested', 'live', 'time?', 'dt?', 'restart?'],
   error: ['where', 'message', 'fatal?'],
+  event: ['name', 't', 'step', 'values', 'missed'],
 });
 
 function deepFreeze(o) { for (const v of Object.values(o)) Object.freeze(v); return Object.freeze(o); }

@@ -3,6 +3,7 @@
 // in the Web Worker (web/src/worker.js) and under node with a mock (web/test/sim_host.test.mjs).
 // Its messages, both ways, are those of src/messages.js.
 import { TO_WORKER, FROM_WORKER, message, dispatch, checkHandlers, isMessage } from './messages.js';
+import { EventWatch } from './lesson_events.js';
 
 const now = () => (globalThis.performance ? performance.now() : Date.now());
 
@@ -37,6 +38,12 @@ export class SimHost {
     this.timer = null;
     this.lastTickWall = null;
     this.stopAtEnd = true;
+    // a lesson's event (src/lesson_events.js): every step's sample goes to the watch, and the run
+    // pauses at the step where the event happens ('pauseAt'; 'event' tells the page)
+    this.watch = null;
+    this.watchFired = null;
+    this.watchMissed = false;
+    this.probeNames = [];
     // the page plays at interactive quality unless asked (docs/validation.md, "Quality levels")
     this.quality = 'reference';
     if (typeof this.sim.setQuality === 'function' && !this.sim.setQuality(quality)) this.quality = quality;
@@ -62,6 +69,7 @@ export class SimHost {
       quality: (msg) => this.setQuality(msg.name),
       drag: (msg) => { this.drag.set(msg.driver, { target: msg.target.slice(0, 3) }); },
       dragSpeed: (msg) => { this.dragSpeed = +msg.value; },
+      pauseAt: (msg) => this.pauseAt(msg.event),
       ack: () => { this.frameWanted = true; this.maybeFrame(); if (this.playing) this.schedule(); },
     }, ['init']);
     return this._commands;
@@ -96,6 +104,7 @@ export class SimHost {
 
   load(text, baseDir, name) {
     this.playing = false;
+    this.watch = null;   // a lesson arms its event after the load it asks for
     let err;
     try { err = this.sim.load(text, baseDir); } catch (e) { err = String(e && e.message || e); }
     if (err) { this.error('load', err); this.status(); return false; }
@@ -145,6 +154,29 @@ export class SimHost {
     this.afterRebuild();
   }
 
+  /**
+   * Pauses the run at the first step (since the load or the last reset) where `event` happens
+   * (src/lesson_events.js: contact, sealed, pressing, holding, leaking, released, end, t=T);
+   * null: no more. Armed at step 0, the watch takes the current sample first. Kept across
+   * reset and rebuilds (an override that restarts), dropped by a load.
+   */
+  pauseAt(event) {
+    this.watch = null; this.watchFired = null; this.watchMissed = false;
+    if (event === null || event === undefined || event === '') return;
+    try {
+      this.watch = new EventWatch(event, { duration: this.loaded ? this.sim.duration() : Infinity, probeNames: this.probeNames });
+    } catch (e) { this.error('pauseAt', e.message); return; }
+    if (this.loaded && this.sim.stepCount() === 0 && this.watch.push(this.sampleNow())) this.eventReached(this.watch.fired);
+  }
+
+  /** The armed event happened at the sample just taken: pause, and tell the page. */
+  eventReached(values) {
+    this.watchFired = null;
+    this.playing = false;
+    this.send('event', { name: this.watch.event, t: values.t, step: values.step, values, missed: false });
+    this.status();
+  }
+
   /** 'reference' | 'interactive': a loaded scene is rebuilt (overrides kept) and starts again */
   setQuality(name) {
     if (typeof this.sim.setQuality !== 'function') { this.error('quality', 'this module has no quality levels'); return; }
@@ -163,9 +195,11 @@ export class SimHost {
     for (let k = 0; k < this.driverCount; ++k) this.sim.setDriverOffset(k, 0, 0, 0);
     this.drag.clear();
     this.samples = [];
+    if (this.watch) { this.watch.reset(); this.watchFired = null; this.watchMissed = false; }
     this.send('reset');
     this.status();
     this.recordSample();
+    if (this.watchFired) this.eventReached(this.watchFired);
     this.dirty = true; this.frameWanted = true; this.maybeFrame();
   }
 
@@ -192,9 +226,12 @@ export class SimHost {
                                                         unit: p.unit ?? '', doc: p.doc ?? '' })),
       probeNames: toArray(this.safe('probeNames', () => s.probeNames(), [])),
     };
+    this.probeNames = meta.probeNames.slice();
+    if (this.watch) { this.watch.reset({ duration: s.duration(), probeNames: this.probeNames }); this.watchFired = null; this.watchMissed = false; }
     this.send('loaded', meta, bodies.map(b => b.indices.buffer));
     this.status();
     this.recordSample();
+    if (this.watchFired) this.eventReached(this.watchFired);
     this.dirty = true; this.frameWanted = true; this.maybeFrame();
   }
 
@@ -263,11 +300,17 @@ export class SimHost {
       for (const w of toArray(this.safe('takeWarnings', () => this.sim.takeWarnings(), []))) this.error('warning', w);
       this.recordSample();
       this.dirty = true;
-      if (this.stopAtEnd && this.playing && this.sim.time() >= this.sim.duration() - 1e-9 &&
-          this.sim.time() - dt < this.sim.duration() - 1e-9) {
-        this.playing = false; this.send('end', { time: this.sim.time() }); this.status();
-        break;
+      const atEnd = this.sim.time() >= this.sim.duration() - 1e-9 && this.sim.time() - dt < this.sim.duration() - 1e-9;
+      const ended = this.stopAtEnd && this.playing && atEnd;
+      if (ended) { this.playing = false; this.send('end', { time: this.sim.time() }); this.status(); }
+      if (this.watchFired) { this.eventReached(this.watchFired); break; }
+      if (atEnd && this.watch && !this.watch.fired && !this.watchMissed) {
+        // the scene ended before the lesson's event: say so, with what was measured at the end
+        this.watchMissed = true;
+        const values = this.watch.values();
+        this.send('event', { name: this.watch.event, t: values.t, step: values.step, values, missed: true });
       }
+      if (ended) break;
       if (now() - start > budgetMs && i + 1 < n) break;
     }
     this.rtfWindow.push([now(), this.sim.time()]);
@@ -290,15 +333,23 @@ export class SimHost {
              area: info.area, normal: Array.from(info.normal), force: info.holdingForce };
   }
 
-  recordSample() {
+  /** The plot sample of the current state: time, step, contacts, cavities, forces, probe values. */
+  sampleNow() {
     const s = this.sim;
     const pAtm = s.pAtm();
     const cavities = [];
     for (let k = 0; k < s.cavityCount(); ++k) cavities.push(this.cavity(k));
     const hand = this.driverCount > 0 ? toArray(this.safe('driverReaction', () => s.driverReaction(0), [NaN, NaN, NaN]))[2] : NaN;
-    this.samples.push({ t: s.time(), step: s.stepCount(), pAtm, contacts: s.contactCount(), cavities,
-                        force: cavities.reduce((a, c) => a + c.force, 0), hand });
+    return { t: s.time(), step: s.stepCount(), pAtm, contacts: s.contactCount(), cavities,
+             force: cavities.reduce((a, c) => a + c.force, 0), hand,
+             probes: Array.from(this.safe('probeValues', () => s.probeValues(), [])) };
+  }
+
+  recordSample() {
+    const sample = this.sampleNow();
+    this.samples.push(sample);
     if (this.samples.length > 20000) this.samples.splice(0, this.samples.length - 20000);
+    if (this.watch && this.watch.push(sample)) this.watchFired = this.watch.fired;
   }
 
   maybeFrame() {

@@ -11,7 +11,7 @@ const VALUE = {
   drivers: [{ name: 'hand', body: 0 }], parameters: [], probeNames: [], time: 0.5, step: 500, playing: true,
   cavities: [], contacts: new Float32Array(6), contactCount: 1, springs: new Float32Array(0), probes: [], profile: { totalMs: 1 },
   samples: [{ t: 0, cavities: [] }], rtf: 0.9, applied: [['/a', '1']], requested: 1, live: true, restart: '', where: 'load',
-  message: 'bad', fatal: false,
+  message: 'bad', fatal: false, event: 'holding', t: 0.82, values: { t: 0.82, pressure_kPa: 93.1 }, missed: false,
 };
 
 for (const [dir, spec] of [['page -> worker', TO_WORKER], ['worker -> page', FROM_WORKER]]) {

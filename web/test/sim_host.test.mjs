@@ -185,3 +185,48 @@ test('quality: the worker starts at interactive, a change rebuilds and starts ag
   assert.match(of('error').at(-1).message, /unknown quality 'fast'/);
   assert.equal(host.quality, 'reference', 'the old quality is kept');
 });
+
+// a lesson's event (src/lesson_events.js): the run pauses at the step where it happens
+test('the worker pauses at the armed event and tells the page what it measured (SimHost, mock simulator)', () => {
+  const msgs = [];
+  const host = new SimHost(createMockModule(), (m) => msgs.push(m), { backend: 'mock' });
+  const of = (t) => msgs.filter(m => m.type === t);
+  host.handle({ type: 'load', text: sceneText, name: 'default' });
+  host.handle({ type: 'pauseAt', event: 'sealed' });
+  host.handle({ type: 'play' });   // steps mode, one step a tick: drive it by hand below
+  let guard = 0;
+  while (!of('event').length && guard++ < 5000) host.handle({ type: 'step', n: 1 });
+  const ev = of('event')[0];
+  assert.ok(ev, 'an event message');
+  assert.equal(ev.name, 'sealed'); assert.equal(ev.missed, false);
+  assert.equal(ev.step, host.sim.stepCount(), 'paused at the event\'s step');
+  assert.equal(host.playing, false);
+  assert.equal(of('status').at(-1).playing, false);
+  assert.equal(ev.values.cavities, 1);
+  // the page's samples: the event's step is the first with an active cavity
+  host.handle({ type: 'ack' });
+  const samples = of('frame').flatMap(f => f.samples);
+  const first = samples.find(s => s.cavities.some(c => !c.dormant));
+  assert.equal(first.step, ev.step);
+  assert.equal(first.t, ev.t);
+  // stepping on does not fire again; a reset re-arms, and the same step fires
+  const n = of('event').length;
+  host.handle({ type: 'step', n: 3 });
+  assert.equal(of('event').length, n);
+  host.handle({ type: 'reset' });
+  guard = 0;
+  while (of('event').length === n && guard++ < 5000) host.handle({ type: 'step', n: 1 });
+  assert.equal(of('event').at(-1).step, ev.step);
+  // an event after the end: the end says it was missed, with the values there
+  host.handle({ type: 'pauseAt', event: 't=99' });
+  host.handle({ type: 'reset' });
+  host.handle({ type: 'step', n: Math.round(host.sim.duration() / host.sim.dt()) + 2 });
+  const miss = of('event').at(-1);
+  assert.equal(miss.missed, true);
+  assert.ok(Math.abs(miss.t - host.sim.duration()) < 1e-9);
+  // null disarms; a bad name is reported
+  host.handle({ type: 'pauseAt', event: null });
+  assert.equal(host.watch, null);
+  host.handle({ type: 'pauseAt', event: 'soon' });
+  assert.match(of('error').at(-1).message, /unknown event 'soon'/);
+});
