@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // End-to-end test of the browser front end: serves build/web with scripts/serve.mjs on a free
 // port, drives Debian's chromium (headless, SwiftShader WebGL) with playwright-core, and checks
-// that the real wasm simulator runs, sucks, and can be dragged. Run: make test-web (or
-// `node tests/web/e2e.mjs` after `make web`). Environment:
+// that the real wasm simulator runs, sucks, and can be dragged; then a lesson played through
+// (?lesson=why_it_sticks). Run: make test-web (or `node tests/web/e2e.mjs` after `make web`).
+// Environment:
 //   SCENE=name        scene to load (default: ground if scenes/ground.json exists, else default)
 //   BACKEND=mock      run against the JS mock instead of wasm (development only, on a site built by
 //                     `node web/build.mjs --with-mock`; never in make test)
@@ -424,6 +425,12 @@ async function main() {
             'a link with a bad value names it (the pointer, as a scene file\'s; a malformed entry)', bad.replace(/\n/g, ' | ').slice(0, 300));
       await page2.close();
     }
+
+    // lessons (issue 50): ?lesson=why_it_sticks, predicted with the keyboard, played to each
+    // step's event, the explanation's numbers those of the sample there; the share link of a
+    // step; a bad lesson name
+    if (BACKEND === 'wasm' && fs.existsSync(path.join(siteDir, 'lessons', 'why_it_sticks.json'))) await checkLessons(context, base);
+    else log('note: no lessons in build/web (or BACKEND=mock): lessons not tested');
   } finally {
     if (context) await context.close().catch(() => {});
     server.kill('SIGTERM');
@@ -567,6 +574,167 @@ async function checkPlots(page, S) {
   await page.mouse.move(5, 5);
   // back to the top, where the 3D view is (the drag below aims at it)
   await page.evaluate(() => { window.scrollTo(0, 0); for (const e of document.querySelectorAll('aside')) e.scrollTop = 0; });
+}
+
+// ---- lessons ----------------------------------------------------------------------------------------
+/** What a lesson's quantity NAME should be at samples[i] (src/lesson_events.js, recomputed here
+ *  from the page's samples), or undefined for one this test does not recompute. */
+function expectedQuantity(name, samples, i, pAtm) {
+  const inst = (x, q) => {
+    const act = x.cavities.filter(c => !c.dormant);
+    const low = act.reduce((a, c) => (a === null || c.pressure < a.pressure ? c : a), null);
+    const P = low ? low.pressure : pAtm;
+    return { t: x.t, step: x.step, pressure_kPa: P / 1e3, dp_kPa: (pAtm - P) / 1e3, p_atm_kPa: pAtm / 1e3,
+             volume_cm3: low ? low.volume * 1e6 : 0, air_mJ: low ? low.air * 1e3 : 0, pv_mJ: low ? low.pressure * low.volume * 1e3 : 0,
+             area_cm2: low ? low.area * 1e4 : 0, holding_force: x.force, hand_force: x.hand, cavities: act.length }[q];
+  };
+  const upTo = samples.slice(0, i + 1);
+  const active = (x) => x.cavities.some(c => !c.dormant);
+  let m;
+  if ((m = /^at\.sealed\.(.+)$/.exec(name))) { const x = upTo.find(active); return x ? inst(x, m[1]) : undefined; }
+  if ((m = /^last_cavity\.(.+)$/.exec(name))) { const x = upTo.filter(active).at(-1); return x ? inst(x, m[1]) : undefined; }
+  if (name === 'max_holding_force') return Math.max(...upTo.map(x => x.force));
+  if (name === 'max_hand_force') return Math.max(...upTo.map(x => x.hand));
+  if (name === 'min_pressure_kPa') return Math.min(...upTo.filter(active).flatMap(x => x.cavities.filter(c => !c.dormant).map(c => c.pressure / 1e3)));
+  return inst(samples[i], name);
+}
+
+async function checkLessons(context, base) {
+  const { placeholders } = await import('../../web/src/lesson_text.js');
+  const doc = JSON.parse(fs.readFileSync(path.join(siteDir, 'lessons', 'why_it_sticks.json'), 'utf8'));
+  const errors = [];
+  const open = async (url) => {
+    const pg = await context.newPage();
+    pg.setDefaultTimeout(120000);
+    pg.on('pageerror', e => errors.push(String(e && e.stack || e)));
+    pg.on('console', m => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+    await pg.goto(url, { waitUntil: 'load' });
+    return pg;
+  };
+  const tL = Date.now();
+  const pg = await open(`${base}?lesson=why_it_sticks`);
+  const S = () => pg.evaluate(() => window.suctionDebug.snapshot());
+  const waitStatus = (statuses, timeout = 180000) => pg.waitForFunction((st) => { const x = window.suctionDebug.snapshot();
+    return (x.lesson && st.includes(x.lesson.status)) || x.errors.length > 0; }, statuses, { timeout, polling: 100 });
+  await waitStatus(['predict', 'ready']);
+  let s = await S();
+  must(s.errors.length === 0 && s.lesson && s.lesson.name === 'why_it_sticks', 'the lesson opens from ?lesson=why_it_sticks', s.errors.join(' | '));
+  check(await pg.textContent('#lesson-title') === doc.title && /^step 1 of 3: /.test(await pg.textContent('#lesson-progress')) &&
+        s.scene === doc.steps[0].scene && await pg.textContent('#lesson-watch') === doc.steps[0].watch,
+        'the open lesson shows its title, its step k of n and what to watch, on its scene',
+        `${await pg.textContent('#lesson-title')} | ${await pg.textContent('#lesson-progress')} | ${s.scene}`);
+  check(s.controls.show.loads === true && s.view.show.loads === true, 'the lesson turns the forces on the cup on');
+  // play waits for the prediction
+  await pg.click('#lesson-play');
+  s = await S();
+  check(!s.playing && s.step === 0 && /prediction first/.test(await pg.textContent('#lesson-status')),
+        'the lesson plays only once the prediction is made', `playing ${s.playing}, step ${s.step}, ${await pg.textContent('#lesson-status')}`);
+
+  /** Predicts (choice j) with the keyboard, plays with it, waits for the pause at the step's event. */
+  const predictAndPlay = async (k, j) => {
+    const step = doc.steps[k];
+    await pg.focus('#lesson-choice-0');
+    for (let n = 0; n < j; ++n) await pg.keyboard.press('ArrowDown');   // a radio group: the arrows choose
+    await pg.keyboard.press('Tab');
+    const onSubmit = await pg.evaluate(() => document.activeElement && document.activeElement.id);
+    await pg.keyboard.press('Enter');
+    await pg.waitForFunction(() => { const l = window.suctionDebug.snapshot().lesson; return l && l.prediction !== null; }, null, { timeout: 10000, polling: 50 });
+    const onPlay = await pg.evaluate(() => document.activeElement && document.activeElement.id);
+    s = await S();
+    check(onSubmit === 'lesson-predict-submit' && onPlay === 'lesson-play' && s.lesson.prediction.choice === j &&
+          await pg.textContent('#lesson-prediction') === `Your prediction: ${step.predict.choices[j]}. Now play and see.`,
+          `step ${k + 1}: the prediction is made with the keyboard (arrows, tab, enter), then play has the focus`,
+          `focus ${onSubmit} -> ${onPlay}, ${JSON.stringify(s.lesson.prediction)}`);
+    await pg.keyboard.press('Enter');   // ▶ play to ...
+    await waitStatus(['done', 'missed'], 300000);
+    // the frame of the step where it paused
+    await pg.waitForFunction(() => { const x = window.suctionDebug.snapshot();
+      return x.lesson.event && x.step === x.lesson.event.step && x.samples.some(y => y.step === x.lesson.event.step); }, null, { timeout: 60000, polling: 50 });
+    s = await S();
+    const ev = s.lesson.event, i = s.samples.findIndex(x => x.step === ev.step);
+    return { step, ev, i, at: s.samples[i], before: s.samples[i - 1] };
+  };
+  /** The explanation's numbers are those of the sample at the pause (and of the run before it). */
+  const checkExplained = async (k, i) => {
+    const ph = placeholders(doc.steps[k].explain), shown = s.lesson.explain;
+    let checked = 0;
+    const bad = [];
+    ph.forEach((p, j) => {
+      const e = expectedQuantity(p.name, s.samples, i, s.pAtm), got = shown[j];
+      if (e === undefined || !got) return;
+      const want = e * p.scale, digits = (got.shown.split('.')[1] || '').length;
+      ++checked;
+      if (!(Math.abs(got.value - want) <= 1e-9 * Math.max(1, Math.abs(want)) && Math.abs(Number(got.shown) - want) <= 0.5 * 10 ** -digits + 1e-9)) {
+        bad.push(`${p.name}: shown ${got.shown} (${got.value}), sample ${want}`);
+      }
+    });
+    check(shown.length === ph.length && checked >= 3 && bad.length === 0 && !/\{/.test(await pg.textContent('#lesson-explain')),
+          `step ${k + 1}: the explanation shows the numbers measured at the pause (${checked} of ${ph.length} recomputed from the samples)`,
+          bad.join('; ') || shown.map(x => `${x.name}=${x.shown}`).join(' '));
+  };
+
+  // step 1: pause at t=0.7 (pressed, held): the first step at or after 0.7 s
+  let r = await predictAndPlay(0, doc.steps[0].predict.answer);
+  check(s.lesson.status === 'done' && !s.playing && r.ev.name === 't=0.7' && s.time === r.at.t &&
+        r.at.t >= 0.7 - 1e-9 && r.before.t < 0.7 - 1e-9 && s.lesson.result && s.lesson.result.right === true,
+        'step 1 pauses at its event: the first step at or after t = 0.7 s', `t ${r.at.t} (before ${r.before && r.before.t}), step ${r.ev.step}, page t ${s.time}`);
+  await checkExplained(0, r.i);
+  summary.lesson = { step1: { t: r.at.t, phase: s.phase } };
+
+  // step 2 (next): pause at t=1.2, in the pull: the phase panel says holding there
+  await pg.click('#lesson-next');
+  await waitStatus(['predict']);
+  r = await predictAndPlay(1, doc.steps[1].predict.answer);
+  check(s.lesson.status === 'done' && r.ev.name === 't=1.2' && r.at.t >= 1.2 - 1e-9 && r.before.t < 1.2 - 1e-9 && s.phase === 'holding' &&
+        s.time === r.at.t, 'step 2 pauses at t = 1.2 s, the cup holding', `t ${r.at.t}, phase ${s.phase}`);
+  await checkExplained(1, r.i);
+  summary.lesson.step2 = { t: r.at.t, phase: s.phase, explain: s.lesson.explain.map(x => `${x.name}=${x.shown}`) };
+  // the share link carries the lesson and the step, and reopens them
+  await pg.click('#share');
+  await pg.waitForFunction(() => window.suctionDebug.snapshot().shareUrl !== null, null, { timeout: 10000, polling: 50 });
+  const url = (await S()).shareUrl;
+  const q = new URL(url).searchParams;
+  check(q.get('lesson') === 'why_it_sticks' && q.get('step') === '2' && !q.has('set'), 'the share link carries the lesson and its step', url);
+  const pg2 = await open(url);
+  await pg2.waitForFunction(() => { const x = window.suctionDebug.snapshot(); return (x.lesson && x.lesson.status === 'predict') || x.errors.length > 0; },
+                            null, { timeout: 180000, polling: 100 });
+  const s2 = await pg2.evaluate(() => window.suctionDebug.snapshot());
+  check(s2.lesson && s2.lesson.step === 2 && s2.scene === 'ground' && /^step 2 of 3: /.test(await pg2.textContent('#lesson-progress')) && s2.errors.length === 0,
+        'the shared link reopens the lesson at its step', `${s2.lesson && s2.lesson.step} ${await pg2.textContent('#lesson-progress')} ${s2.errors.join(' | ')}`);
+
+  // step 3: pause at the release: the sample there has no cavity, the one before had one, the phase says released
+  await pg.click('#lesson-next');
+  await waitStatus(['predict']);
+  r = await predictAndPlay(2, doc.steps[2].predict.answer);
+  const has = (x) => x && x.cavities.some(c => !c.dormant);
+  check(s.lesson.status === 'done' && r.ev.name === 'released' && s.phase === 'released' && !has(r.at) && has(r.before),
+        'step 3 pauses at the release: the first step with the cavity gone, the phase panel says released', `t ${r.at.t}, phase ${s.phase}`);
+  await checkExplained(2, r.i);
+  summary.lesson.step3 = { t: r.at.t, phase: s.phase };
+
+  // accessibility of the open lesson (prediction made, explanation shown)
+  const axeFile = path.join(root, 'web', 'node_modules', 'axe-core', 'axe.min.js');
+  if (fs.existsSync(axeFile)) {
+    await pg.addScriptTag({ content: fs.readFileSync(axeFile, 'utf8') });
+    const found = await pg.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+      .map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ')) })));
+    const bad = found.filter(v => v.impact === 'serious' || v.impact === 'critical');
+    check(bad.length === 0, 'axe-core: no serious or critical accessibility violation with a lesson open',
+          bad.length ? JSON.stringify(bad) : `${found.length} minor or moderate: ${found.map(v => v.id).join(', ') || 'none'}`);
+  }
+  await shot(pg, 'lesson');
+
+  // a lesson that does not exist: named in the banner, with the lessons there are
+  await pg2.goto(`${base}?lesson=nope`, { waitUntil: 'load' });
+  const text = await pg2.waitForFunction(() => /no lesson 'nope'/.test(document.getElementById('banner-text').textContent), null, { timeout: 120000, polling: 100 })
+    .then(() => pg2.textContent('#banner-text')).catch(() => pg2.textContent('#banner-text'));
+  const s3 = await pg2.evaluate(() => window.suctionDebug.snapshot());
+  check(/^error: lesson: no lesson 'nope' .*why_it_sticks/m.test(text) && s3.bannerLevel === 'error' && s3.lesson === null,
+        'a bad ?lesson= name is an error in the banner that lists the lessons', text.replace(/\n/g, ' | ').slice(0, 300));
+  check(errors.length === 0, 'no page or console error in the lesson pages', errors.slice(0, 5).join(' | '));
+  summary.lesson.seconds = (Date.now() - tL) / 1000;
+  log(`lessons checked in ${summary.lesson.seconds.toFixed(1)} s`);
+  await pg.close(); await pg2.close();
 }
 
 async function shot(page, name) {
