@@ -702,6 +702,30 @@ async function checkLessons(context, base) {
   check(s2.lesson && s2.lesson.step === 2 && s2.scene === 'ground' && /^step 2 of 3: /.test(await pg2.textContent('#lesson-progress')) && s2.errors.length === 0,
         'the shared link reopens the lesson at its step', `${s2.lesson && s2.lesson.step} ${await pg2.textContent('#lesson-progress')} ${s2.errors.join(' | ')}`);
 
+  // the header's list of lessons (keyboard: it opens on the first lesson, Escape closes it);
+  // the P-V lesson opened from it shows the P-V diagram
+  await pg2.focus('#lessons-button');
+  await pg2.keyboard.press('Enter');
+  await pg2.waitForFunction(() => !document.getElementById('lesson-list').hidden, null, { timeout: 10000, polling: 50 });
+  const items = await pg2.$$eval('#lesson-items button', b => b.map(x => x.dataset.lesson));
+  const listed = JSON.parse(fs.readFileSync(path.join(siteDir, 'lessons', 'index.json'), 'utf8')).lessons.map(l => l.name);
+  const focused = await pg2.evaluate(() => document.activeElement && document.activeElement.dataset.lesson);
+  await pg2.keyboard.press('Escape');
+  const closed = await pg2.evaluate(() => document.getElementById('lesson-list').hidden && document.activeElement.id === 'lessons-button');
+  check(items.length >= 5 && items.join() === listed.join() && focused === items[0] && closed &&
+        await pg2.getAttribute('#lessons-button', 'aria-expanded') === 'false',
+        'the header\'s lessons button lists every lesson (keyboard: opens on the first, Escape closes)', items.join(', '));
+  if (items.includes('boyle_in_the_cup')) {
+    await pg2.click('#lessons-button');
+    await pg2.click('#lesson-items button[data-lesson=boyle_in_the_cup]');
+    await pg2.waitForFunction(() => { const l = window.suctionDebug.snapshot().lesson; return l && l.name === 'boyle_in_the_cup' && l.status === 'predict'; },
+                              null, { timeout: 120000, polling: 100 });
+    check(await pg2.textContent('#lesson-title') === "Boyle's law in the cup" &&
+          await pg2.evaluate(() => document.getElementById('pv-section').classList.contains('lesson-highlight')) &&
+          new URL(pg2.url()).searchParams.get('lesson') === 'boyle_in_the_cup',
+          'a lesson opened from the list: its title, the P–V diagram shown, the address names it', pg2.url());
+  }
+
   // step 3: pause at the release: the sample there has no cavity, the one before had one, the phase says released
   await pg.click('#lesson-next');
   await waitStatus(['predict']);

@@ -18,7 +18,7 @@ const SHOW_TO_CONTROLS = Object.freeze({ forces: 'loads', contact_forces: 'force
 export function eventLabel(name) {
   const ev = parseEvent(name);
   if (!ev) return String(name);
-  if (ev.kind === 'time') return `t = ${ev.t} s`;
+  if (ev.kind === 'time') return `t = ${name.slice(2)} s`;
   if (ev.kind === 'end') return "the scene's end";
   return { contact: 'the first contact', sealed: 'the seal', pressing: 'pressing', holding: 'holding', leaking: 'leaking', released: 'the release' }[name] || name;
 }
@@ -266,7 +266,8 @@ export function createLessons(host) {
       ready: `ready: play, the simulation pauses at ${where}` + (cur.applyError ? ' (a value of this step was refused: see the banner)' : ''),
       playing: `playing… it pauses at ${where}`,
       paused: `paused before ${where}: play to go on`,
-      done: `paused at ${where}: t = ${cur.event ? formatValue(cur.event.t, 3) : ''} s, step ${cur.event ? cur.event.step : ''}`,
+      done: cur.event && parseEvent(s.pause_at).kind === 'time' ? `paused at t = ${formatValue(cur.event.t, 3)} s (step ${cur.event.step})`
+        : `paused at ${where}: t = ${cur.event ? formatValue(cur.event.t, 3) : ''} s, step ${cur.event ? cur.event.step : ''}`,
       missed: `the scene ended (t = ${cur.event ? formatValue(cur.event.t, 3) : ''} s) before ${where}: the numbers below are at its end`,
     }[cur.status];
     $('lesson-status').textContent = status;
