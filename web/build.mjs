@@ -109,15 +109,18 @@ if (fs.existsSync(lessonsDir)) {
     copy(path.join(lessonsDir, f), path.join(out, 'lessons', f));
     if (f === 'lesson.schema.json' || f === 'index.json') continue;
     const name = f.replace(/\.json$/, '');
-    let title = name, summary = '', steps = 0, error;
+    let title = name, summary = '', steps = 0, order = null, error;
     try {
       const doc = JSON.parse(fs.readFileSync(path.join(lessonsDir, f), 'utf8'));
       title = typeof doc.title === 'string' ? doc.title : name;
       summary = typeof doc.summary === 'string' ? doc.summary : '';
       steps = Array.isArray(doc.steps) ? doc.steps.length : 0;
+      order = Number.isInteger(doc.order) ? doc.order : null;
     } catch (e) { error = `invalid JSON: ${e.message}`; }
-    lessons.push({ name, file: f, title, summary, steps, ...(error ? { error } : {}) });
+    lessons.push({ name, file: f, title, summary, steps, order, ...(error ? { error } : {}) });
   }
+  // the list's order: "order" (smallest first), then the file's name; without one, after those with one
+  lessons.sort((a, b) => (a.order ?? Infinity) - (b.order ?? Infinity) || a.name.localeCompare(b.name));
 }
 fs.mkdirSync(path.join(out, 'lessons'), { recursive: true });
 fs.writeFileSync(path.join(out, 'lessons', 'index.json'), JSON.stringify({ lessons }, null, 1) + '\n');

@@ -748,6 +748,25 @@ async function checkLessons(context, base) {
   }
   await shot(pg, 'lesson');
 
+  // a teacher's lesson with mistakes (an unknown scene, a bad pointer, a step with no event) is
+  // refused, each mistake named by its JSON pointer in the banner (served here in place of a file)
+  const indexText = fs.readFileSync(path.join(siteDir, 'lessons', 'index.json'), 'utf8');
+  await pg2.route('**/lessons/index.json', (rt) => rt.fulfill({ status: 200, contentType: 'application/json',
+    body: JSON.stringify({ lessons: [...JSON.parse(indexText).lessons, { name: 'broken', file: 'broken.json', title: 'Broken', summary: 's', steps: 2 }] }) }));
+  await pg2.route('**/lessons/broken.json', (rt) => rt.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({
+    title: 'Broken', summary: 'three mistakes',
+    steps: [{ scene: 'groundd', watch: 'w', pause_at: 'sealed', explain: 'x' },
+            { scene: 'ground', set: { '/settings/cavity/leak_rat': 0.1 }, watch: 'w', explain: 'x' }] }) }));
+  await pg2.goto(`${base}?lesson=broken`, { waitUntil: 'load' });
+  const refused = await pg2.waitForFunction(() => /broken\.json/.test(document.getElementById('banner-text').textContent), null, { timeout: 120000, polling: 100 })
+    .then(() => pg2.textContent('#banner-text')).catch(() => pg2.textContent('#banner-text'));
+  check(refused.includes("lessons/broken.json: /steps/0/scene: unknown scene 'groundd'; did you mean 'ground'?") &&
+        refused.includes("lessons/broken.json: /steps/1/set/~1settings~1cavity~1leak_rat: unknown key 'leak_rat' in /settings/cavity; did you mean 'leak_rate'?") &&
+        refused.includes('lessons/broken.json: /steps/1/pause_at: missing: every step pauses at an event') &&
+        (await pg2.evaluate(() => window.suctionDebug.snapshot().lesson)) === null,
+        'a lesson file with mistakes is refused, each named by its JSON pointer in the banner', refused.replace(/\n/g, ' | ').slice(0, 500));
+  await pg2.unrouteAll();
+
   // a lesson that does not exist: named in the banner, with the lessons there are
   await pg2.goto(`${base}?lesson=nope`, { waitUntil: 'load' });
   const text = await pg2.waitForFunction(() => /no lesson 'nope'/.test(document.getElementById('banner-text').textContent), null, { timeout: 120000, polling: 100 })

@@ -13,7 +13,8 @@
 //   samples (the last 300 plot samples) sampleCount render{mode quality software glRenderer
 //   antialias pixelRatio draws} plots{samples capacity xMin xMax zoomed shown series
 //   pressureArea cursor} pv{t pAtm points[{id t V P N c track}]} controls{show fields}
-//   view{show wireframe loads[{kind id value dir origin label shown}]}
+//   view{show wireframe loads[{kind id value dir origin label shown}]} probeNames (the order of each
+//   sample's probes)
 //   lesson (null, or the open lesson: name title step steps stepTitle scene pauseAt status
 //   prediction result event{name t step missed values} explain[{name value shown}]: src/lessons.js)
 import { positionsChecksum } from './physics.js';

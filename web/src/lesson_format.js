@@ -1,7 +1,7 @@
 // The lesson file format and its check (pure: the page, web/tools/validate_lesson.mjs and
 // web/test/lessons.test.mjs use it). A lesson is a JSON file lessons/NAME.json (schema:
 // lessons/lesson.schema.json; docs/web.md, "Lessons"):
-//   { "title": "...", "summary": "...", "steps": [ STEP, ... ] }
+//   { "title": "...", "summary": "...", "order"?: 1, "steps": [ STEP, ... ] }
 //   STEP = { "scene": NAME, "title"?: "...", "set"?: { POINTER: VALUE }, "show"?: { forces, pv, ... },
 //            "watch": "...", "predict"?: PREDICTION, "pause_at": EVENT, "explain": "... {quantity} ..." }
 //   PREDICTION = { "question", "choices": [...], "answer": index }
@@ -15,7 +15,7 @@
 import { EVENTS, parseEvent, quantityError, closest } from './lesson_events.js';
 import { placeholders } from './lesson_text.js';
 
-export const LESSON_KEYS = Object.freeze(['$schema', 'title', 'summary', 'steps', 'comment']);
+export const LESSON_KEYS = Object.freeze(['$schema', 'title', 'summary', 'order', 'steps', 'comment']);
 export const STEP_KEYS = Object.freeze(['title', 'scene', 'set', 'show', 'watch', 'predict', 'pause_at', 'explain', 'comment']);
 /** show: what the step turns on (true) or off (false): the page's toggles, and the P–V diagram. */
 export const SHOW_KEYS = Object.freeze({
@@ -60,6 +60,7 @@ export function validateLesson(doc, { scenes = null, sceneDocs = {}, schema = nu
   unknownKeys(doc, LESSON_KEYS, '', err);
   text(doc, 'title', '', err, true);
   text(doc, 'summary', '', err, true);
+  if (doc.order !== undefined && !(Number.isInteger(doc.order) && doc.order >= 0)) err('/order', `expected an integer >= 0 (the place in the list of lessons, smallest first), got ${show(doc.order)}`);
   if (doc.$schema !== undefined && typeof doc.$schema !== 'string') err('/$schema', `expected a string (the schema's path or URL), got ${jsonType(doc.$schema)}`);
   if (doc.steps === undefined) { err('/steps', 'missing: expected an array of steps, at least one'); return errors; }
   if (!Array.isArray(doc.steps) || doc.steps.length === 0) { err('/steps', `expected an array of steps, at least one, got ${Array.isArray(doc.steps) ? 'an empty array' : jsonType(doc.steps)}`); return errors; }

@@ -65,6 +65,7 @@ test('the lesson\'s own fields: named by path, with what was expected', () => {
   assert.match(problems(d => { d.summary = 42; })['/summary'], /expected a non-empty string, got 42/);
   assert.match(problems(d => { d.titel = 'x'; })['/titel'], /unknown key \(did you mean 'title'\?\): expected one of/);
   assert.match(problems(d => { d.steps = []; })['/steps'], /at least one, got an empty array/);
+  assert.match(problems(d => { d.order = 1.5; })['/order'], /expected an integer >= 0/);
   assert.match(problems(d => { delete d.steps; })['/steps'], /^missing/);
   assert.match(problems(d => { d.steps[1] = 'ground'; })['/steps/1'], /expected a step object/);
 });
