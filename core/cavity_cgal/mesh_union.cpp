@@ -24,6 +24,7 @@
 #include <CGAL/boost/graph/helpers.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <exception>
 #include <map>
@@ -167,7 +168,9 @@ void check_union_input(const UnionMesh& m, const std::string& name) {
 }
 
 std::vector<UnionComponent> mesh_union_components(const UnionMesh& a, const UnionMesh& b) {
-  Mesh ma, mb, out;
+  // one array, in this order: the meshes' addresses rise with their roles (see below)
+  std::vector<Mesh> m(3);
+  Mesh &ma = m[0], &mb = m[1], &out = m[2];
   build_input(a, 0, 2, "mesh a", ma);
   build_input(b, 1, 2, "mesh b", mb);
 
@@ -184,58 +187,114 @@ std::vector<UnionComponent> mesh_union_components(const std::vector<UnionMesh>& 
   if (meshes.empty()) throw MeshUnionError("mesh union: no meshes");
   if (meshes.size() == 2) return mesh_union_components(meshes[0], meshes[1]);
   const int k = static_cast<int>(meshes.size());
-  std::vector<Mesh> in(meshes.size());
-  for (int i = 0; i < k; ++i) build_input(meshes[i], i, k, "mesh " + std::to_string(i), in[i]);
-  if (k == 1) return split_components(in[0], 1);
+  // The inputs and the running unions in one array, inputs first.  CGAL's corefinement keys
+  // several maps by the meshes' addresses (Corefinement/Visitor.h, Face_graph_output_builder.h)
+  // and walks them in that order, which sets the order of the output's faces and vertices and
+  // so the last digits of every sum over them (volumes, ∂V/∂x).  In two arrays, which came first
+  // in memory was the allocator's choice, so the numbers depended on what had been allocated
+  // before: the thread count, the load (issue 49).  In one array the order is fixed: the
+  // running union (lower index) before the next input in every corefinement but the first,
+  // the output last.
+  std::vector<Mesh> all(2 * meshes.size() - 1);
+  const auto in = [&](int i) -> Mesh& { return all[static_cast<std::size_t>(i)]; };
+  const auto running = [&](int i) -> Mesh& { return all[static_cast<std::size_t>(k + i)]; };
+  for (int i = 0; i < k; ++i) build_input(meshes[i], i, k, "mesh " + std::to_string(i), in(i));
+  if (k == 1) return split_components(in(0), 1);
   // ((m0 ∪ m1) ∪ m2) ∪ ...: each step corefines the running union with the next mesh
-  std::vector<Mesh> running(meshes.size() - 1);
   auto shared = std::make_shared<OriginVisitor::Shared>();
-  for (Mesh& m : in) shared->maps.emplace(&m, origin_map(m));
-  for (Mesh& m : running) shared->maps.emplace(&m, origin_map(m));
+  for (Mesh& m : all) shared->maps.emplace(&m, origin_map(m));
   OriginVisitor visitor(shared);
-  corefine_union(in[0], in[1], running[0], visitor);
-  for (int i = 2; i < k; ++i) corefine_union(running[i - 2], in[i], running[i - 1], visitor);
-  return split_components(running.back(), k);
+  corefine_union(in(0), in(1), running(0), visitor);
+  for (int i = 2; i < k; ++i) corefine_union(running(i - 2), in(i), running(i - 1), visitor);
+  return split_components(running(k - 2), k);
 }
 
 namespace {
 
+// The components in a canonical order.  CGAL's corefinement finds the pairs of intersecting
+// faces with box_intersection_d, which breaks ties between equal box coordinates by the boxes'
+// addresses (Box_intersection_d::ID_FROM_BOX_ADDRESS, hard-wired in the corefinement): two
+// bodies that share a plane or an edge's coordinate (a block on the ground, a lip on a plate)
+// tie, and the order in which the pairs come, and so the order of the output's vertices and
+// faces, followed where the allocator had put two vectors.  Every sum over a component (its
+// volume here, the cavity's ∂V/∂x and its tracking downstream) then changed in its last digits
+// with the heap's history: with the thread count, with the load (issue 49).  The faces are
+// therefore sorted by what they are — the body they lie on, then their corners' exact
+// coordinates, each triangle turned to start at its smallest corner (then the input face, for
+// two bodies' faces on the same corners) — and the vertices numbered in the order the sorted
+// faces reach them: the order no longer depends on how the inputs were listed either.
 std::vector<UnionComponent> split_components(Mesh& out, int bodies) {
   const OriginMap origin = origin_map(out);
   Mesh::Property_map<FaceIndex, std::size_t> component =
       out.add_property_map<FaceIndex, std::size_t>("f:suction_component", 0).first;
   const std::size_t n_components = PMP::connected_components(out, component);
 
-  std::vector<UnionComponent> result(n_components);
-  std::vector<std::vector<int>> local(n_components);  // per component: out vertex -> local index
-  for (auto& l : local) l.assign(out.number_of_vertices() + out.number_of_removed_vertices(), -1);
-
+  struct Face {
+    int body = 0, source = 0;
+    std::array<VertexIndex, 3> v;
+    std::array<Vec3, 3> p;
+  };
+  auto less_point = [](const Vec3& a, const Vec3& b) {
+    return std::lexicographical_compare(a.data(), a.data() + 3, b.data(), b.data() + 3);
+  };
+  std::vector<std::vector<Face>> faces(n_components);
   for (FaceIndex f : out.faces()) {
-    const std::size_t c = component[f];
-    UnionComponent& uc = result[c];
     const int code = origin[f];
     if (code < 0)
       throw MeshUnionError("mesh union: an output face could not be traced back to an input face");
-    Tri tri{};
+    Face face;
+    face.body = code % bodies;
+    face.source = code / bodies;
     int k = 0;
     for (VertexIndex v : CGAL::vertices_around_face(out.halfedge(f), out)) {
-      int& idx = local[c][static_cast<std::size_t>(v.idx())];
-      if (idx < 0) {
-        const Point& p = out.point(v);
-        idx = static_cast<int>(uc.vertices.size());
-        uc.vertices.emplace_back(CGAL::to_double(p.x()), CGAL::to_double(p.y()),
-                                 CGAL::to_double(p.z()));
+      if (k < 3) {
+        const Point& q = out.point(v);
+        face.v[k] = v;
+        face.p[k] = Vec3(CGAL::to_double(q.x()), CGAL::to_double(q.y()), CGAL::to_double(q.z()));
       }
-      if (k < 3) tri[k] = idx;
       ++k;
     }
     if (k != 3) throw MeshUnionError("mesh union: CGAL returned a non-triangular face");
-    uc.triangles.push_back(tri);
-    uc.face_body.push_back(code % bodies);
-    uc.face_source.push_back(code / bodies);
+    // the same triangle, the same orientation, starting at its smallest corner
+    int first = 0;
+    for (int i = 1; i < 3; ++i)
+      if (less_point(face.p[i], face.p[first])) first = i;
+    std::rotate(face.v.begin(), face.v.begin() + first, face.v.end());
+    std::rotate(face.p.begin(), face.p.begin() + first, face.p.end());
+    faces[component[f]].push_back(face);
   }
+  auto less_face = [&](const Face& a, const Face& b) {
+    if (a.body != b.body) return a.body < b.body;
+    for (int i = 0; i < 3; ++i) {
+      if (less_point(a.p[i], b.p[i])) return true;
+      if (less_point(b.p[i], a.p[i])) return false;
+    }
+    return a.source < b.source;
+  };
 
-  for (UnionComponent& uc : result) {
+  std::vector<UnionComponent> result(n_components);
+  std::vector<int> local(out.number_of_vertices() + out.number_of_removed_vertices(), -1);
+  for (std::size_t c = 0; c < n_components; ++c) {
+    std::vector<Face>& fc = faces[c];
+    std::sort(fc.begin(), fc.end(), less_face);
+    UnionComponent& uc = result[c];
+    uc.triangles.reserve(fc.size());
+    for (const Face& face : fc) {
+      Tri tri{};
+      for (int i = 0; i < 3; ++i) {
+        int& idx = local[static_cast<std::size_t>(face.v[i].idx())];
+        if (idx < 0) {
+          idx = static_cast<int>(uc.vertices.size());
+          uc.vertices.push_back(face.p[i]);
+        }
+        tri[i] = idx;
+      }
+      uc.triangles.push_back(tri);
+      uc.face_body.push_back(face.body);
+      uc.face_source.push_back(face.source);
+    }
+    for (const Face& face : fc)  // a vertex pinched between two components is in both
+      for (VertexIndex v : face.v) local[static_cast<std::size_t>(v.idx())] = -1;
     // divergence theorem, relative to a vertex of the component (less cancellation)
     const Vec3 o = uc.vertices.empty() ? Vec3::Zero() : uc.vertices.front();
     double six_v = 0.0;
@@ -243,10 +302,18 @@ std::vector<UnionComponent> split_components(Mesh& out, int bodies) {
       six_v += (uc.vertices[t[0]] - o).cross(uc.vertices[t[1]] - o).dot(uc.vertices[t[2]] - o);
     uc.volume = six_v / 6.0;
   }
-  std::stable_sort(result.begin(), result.end(), [](const UnionComponent& x, const UnionComponent& y) {
-    return std::abs(x.volume) > std::abs(y.volume);
+  // largest first; equal volumes by their first face (a component has at least one face)
+  std::vector<std::size_t> order(n_components);
+  for (std::size_t c = 0; c < n_components; ++c) order[c] = c;
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    const double vx = std::abs(result[x].volume), vy = std::abs(result[y].volume);
+    if (vx != vy) return vx > vy;
+    return less_face(faces[x].front(), faces[y].front());
   });
-  return result;
+  std::vector<UnionComponent> sorted;
+  sorted.reserve(n_components);
+  for (std::size_t c : order) sorted.push_back(std::move(result[c]));
+  return sorted;
 }
 
 }  // namespace

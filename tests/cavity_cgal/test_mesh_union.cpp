@@ -210,6 +210,55 @@ TEST(MeshUnion, DomeSealedOnAPlateEnclosesACavity) {
   expect_sources_valid(comps, dome, plate, 4 * R);
 }
 
+// The same union whatever order CGAL meets the faces in.  Its corefinement finds the pairs of
+// intersecting faces with box_intersection_d, which breaks ties between equal coordinates (a
+// block standing on a plate shares its plane and its sides' coordinates with it) by the boxes'
+// addresses: the output's faces came in an order that followed where the allocator had put
+// CGAL's arrays, and every sum over them (the volume, ∂V/∂x) changed in its last digits with
+// the thread count or the load (issue 49).  The output is put in a canonical order; listing
+// each input's vertices and triangles in another order (which changes the order CGAL meets the
+// pairs in, as the addresses did) must give the same components, vertex for vertex and face
+// for face, and the same volumes to the bit.
+UnionMesh relisted(const UnionMesh& m) {  // triangles reversed, vertices renumbered backwards
+  UnionMesh r;
+  const int n = static_cast<int>(m.vertices.size());
+  r.vertices.assign(m.vertices.rbegin(), m.vertices.rend());
+  for (auto t = m.triangles.rbegin(); t != m.triangles.rend(); ++t)
+    r.triangles.push_back({n - 1 - (*t)[1], n - 1 - (*t)[2], n - 1 - (*t)[0]});  // same orientation
+  return r;
+}
+
+TEST(MeshUnion, TheUnionIsTheSameWhateverOrderTheInputsAreListedIn) {
+  const double R = 0.01, r = 0.008, d = 0.0005;
+  // a dome sealed on a plate, and a block standing on the plate beside it (shared plane, shared
+  // x coordinate of the plate's edge)
+  const std::vector<UnionMesh> meshes{dome_shell(R, r, -d, 32, 8), box({4 * R, 4 * R, 0.005}, {0, 0, -0.0025}),
+                                      box({0.008, 0.008, 0.01}, {1.6 * R, 0.0, 0.005})};
+  std::vector<UnionMesh> other;
+  for (const UnionMesh& m : meshes) other.push_back(relisted(m));
+  const std::vector<UnionComponent> a = mesh_union_components(meshes), b = mesh_union_components(other);
+  ASSERT_EQ(a.size(), 2u) << "the skin and the cavity under the dome";
+  ASSERT_EQ(b.size(), a.size());
+  for (std::size_t c = 0; c < a.size(); ++c) {
+    EXPECT_EQ(a[c].volume, b[c].volume) << "component " << c << ": to the bit";
+    ASSERT_EQ(a[c].vertices, b[c].vertices) << "component " << c;
+    ASSERT_EQ(a[c].triangles, b[c].triangles) << "component " << c;
+    ASSERT_EQ(a[c].face_body, b[c].face_body) << "component " << c;
+    for (std::size_t f = 0; f < a[c].triangles.size(); ++f) {  // the source, listed backwards
+      const int nt = static_cast<int>(meshes[a[c].face_body[f]].triangles.size());
+      ASSERT_EQ(a[c].face_source[f], nt - 1 - b[c].face_source[f]) << "component " << c << ", face " << f;
+    }
+  }
+  // the two-mesh path too
+  const auto p = mesh_union_components(meshes[0], meshes[1]), q = mesh_union_components(other[0], other[1]);
+  ASSERT_EQ(p.size(), q.size());
+  for (std::size_t c = 0; c < p.size(); ++c) {
+    EXPECT_EQ(p[c].volume, q[c].volume);
+    EXPECT_EQ(p[c].vertices, q[c].vertices);
+    EXPECT_EQ(p[c].triangles, q[c].triangles);
+  }
+}
+
 TEST(MeshUnion, OpenInputIsRejected) {
   UnionMesh a = box({1, 1, 1}, {0, 0, 0});
   a.triangles.pop_back();
