@@ -78,6 +78,23 @@ double projected_area(const Points& x, const std::vector<Tri>& triangles, const 
   return 0.25 * sum;
 }
 
+double holding_area(const Points& x, const std::vector<Tri>& triangles, const std::vector<int>& triangle_body,
+                    int count) {
+  std::vector<std::pair<int, Vec3>> walls;  // (body, its vector area), few bodies
+  for (int t = 0; t < count; ++t) {
+    const int body = triangle_body[t];
+    if (body < 0) continue;
+    const Tri& tri = triangles[t];
+    const Vec3 a = 0.5 * (x[tri[1]] - x[tri[0]]).cross(x[tri[2]] - x[tri[0]]);
+    auto it = std::find_if(walls.begin(), walls.end(), [&](const auto& w) { return w.first == body; });
+    if (it == walls.end()) walls.emplace_back(body, a);
+    else it->second += a;
+  }
+  double sum = 0.0;
+  for (const auto& w : walls) sum += w.second.norm();
+  return 0.5 * sum;
+}
+
 Vec3 barycentric_in_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
   const Vec3 e0 = b - a, e1 = c - a, d = p - a;
   const double d00 = e0.dot(e0), d01 = e0.dot(e1), d11 = e1.dot(e1);

@@ -29,6 +29,17 @@ Vec3 seam_ring_normal(const Points& x, const CavityState& c, const std::vector<s
 /// Area of a closed mesh's shadow along the unit direction n: ¼ Σ |n·(e1×e2)| [m²] (each
 /// point of the shadow is covered twice).
 double projected_area(const Points& x, const std::vector<Tri>& triangles, const Vec3& n);
+/// The area that sets the net force of a cavity's air on its bodies [m²]: each body's walls of
+/// the cavity summed as one vector area S_k = ½ Σ e1×e2 (triangles [0, count) whose
+/// triangle_body[t] is k; a negative body is skipped: the seam), and half of Σ_k |S_k|.  The
+/// pressure difference pulls body k by (P_atm − P)·|S_k|, and the walls of a closed cavity sum
+/// to zero, so for a cup on a surface |S_cup| = |S_surface| is the area its ring encloses and
+/// the half-sum is that area; a wall that overhangs (a tunnel under the cup, an undercut)
+/// counts with its sign, where the shadow of the whole cavity (projected_area) counts it again.
+/// With three bodies (two cups over a tunnel through a block) it is the cups' pull, Σ |S_cup|,
+/// when both pull the same way.
+double holding_area(const Points& x, const std::vector<Tri>& triangles, const std::vector<int>& triangle_body,
+                    int count);
 
 /// Barycentric coordinates of p projected on triangle (a, b, c), clamped to the triangle.
 Vec3 barycentric_in_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c);

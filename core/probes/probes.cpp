@@ -42,7 +42,10 @@ CavityHold cavity_hold(const Model& model, const State& state, const CavityState
   CavityHold hold;
   const Points x = cavity_world_vertices(model, state, cavity);
   hold.normal = seam_ring_normal(x, cavity, seam_ring_edges(cavity));
-  hold.area = projected_area(x, cavity.triangles, hold.normal);
+  // the net pull on the bodies, not the cavity's shadow: an overhanging wall counts with its sign
+  std::vector<int> body(static_cast<size_t>(cavity.seam_begin));
+  for (int t = 0; t < cavity.seam_begin; ++t) body[t] = cavity.vertices[cavity.triangles[t][0]].slot;
+  hold.area = holding_area(x, cavity.triangles, body, cavity.seam_begin);
   hold.force = cavity.dormant ? 0.0 : (model.settings.p_atm - cavity.pressure) * hold.area;
   return hold;
 }

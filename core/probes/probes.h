@@ -20,7 +20,9 @@ Vec3 body_contact_force(const Model& model, const State& state, BodyRef body);
 /// seen along its sealing ring's normal.
 struct CavityHold {
   Vec3 normal = Vec3::UnitZ();  // unit normal of the sealing ring (towards +z)
-  double area = 0.0;            // projected area of the cavity along it [m²]
+  double area = 0.0;            // the area the pressure difference pulls the bodies with:
+                                // half of Σ over the bodies of |their walls' vector area|
+                                // (cavity/cavity_mesh.h holding_area) [m²]
   double force = 0.0;           // (P_atm − P)·A, > 0 when the atmosphere presses on; 0 dormant [N]
 };
 CavityHold cavity_hold(const Model& model, const State& state, const CavityState& cavity);

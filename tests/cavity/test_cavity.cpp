@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <random>
@@ -258,6 +259,72 @@ TEST(CavityPressure, BoylesLawWithARigidPiston) {
 
 // ---------------------------------------------------------------------------------------------
 // detection
+
+// The holding area is the net pull on the bodies, not the cavity's shadow (issue 49: the
+// two cups over the air tunnel reported 32.65 N where the cups were pulled by 28.79 N).  A
+// chamber 6 × 2 × 1 under a block's top, reached through square shafts 1 × 1 closed by lids:
+// the chamber's ceiling overhangs its floor, so the block's walls pull it by floor − ceiling =
+// the shafts' area, and each lid by its own area.  Triangles on an integer grid: exact.
+namespace {
+struct Soup {
+  Points x;
+  std::vector<Tri> tris;
+  std::vector<int> body;
+  // the rectangle from corner o along u and v (unit cells), its normal u×v out of the cavity
+  void rect(const Vec3& o, const Vec3& u, const Vec3& v, int b) {
+    const int i = static_cast<int>(x.size());
+    x.insert(x.end(), {o, o + u, o + u + v, o + v});
+    tris.push_back({i, i + 1, i + 2});
+    tris.push_back({i, i + 2, i + 3});
+    body.insert(body.end(), {b, b});
+  }
+};
+// the chamber x ∈ [−3, 3], y ∈ [−1, 1], z ∈ [−2, −1] of body 1, shafts over the cells whose
+// lower corners are `shafts` (x, y), each up to z = 0, closed there by a lid of body `lid0 + k`
+Soup chamber_with_shafts(const std::vector<std::array<int, 2>>& shafts, int lid0) {
+  Soup s;
+  const Vec3 X = Vec3::UnitX(), Y = Vec3::UnitY(), Z = Vec3::UnitZ();
+  for (int i = -3; i < 3; ++i)
+    for (int j = -1; j < 1; ++j) {
+      s.rect(Vec3(i, j, -2), Y, X, 1);  // floor: out of the cavity is −z
+      const bool shaft = std::find(shafts.begin(), shafts.end(), std::array<int, 2>{i, j}) != shafts.end();
+      if (!shaft) s.rect(Vec3(i, j, -1), X, Y, 1);  // ceiling: +z
+    }
+  s.rect(Vec3(-3, -1, -2), Z * 1.0, Y * 2.0, 1);  // the chamber's sides
+  s.rect(Vec3(3, -1, -2), Y * 2.0, Z * 1.0, 1);
+  s.rect(Vec3(-3, -1, -2), X * 6.0, Z * 1.0, 1);
+  s.rect(Vec3(-3, 1, -2), Z * 1.0, X * 6.0, 1);
+  for (size_t k = 0; k < shafts.size(); ++k) {
+    const Vec3 o(shafts[k][0], shafts[k][1], -1);
+    s.rect(o, Z, Y, 1);  // the shaft's four sides
+    s.rect(o + X, Y, Z, 1);
+    s.rect(o, X, Z, 1);
+    s.rect(o + Y, Z, X, 1);
+    s.rect(o + Z, X, Y, lid0 + static_cast<int>(k));  // the lid: +z
+  }
+  return s;
+}
+}  // namespace
+
+TEST(CavityGeometry, TheHoldingAreaIsTheNetPullOnTheBodiesWhenAWallOverhangs) {
+  // one lid over one shaft: the lid is pulled by its cell, the block by floor − ceiling, the same
+  const Soup one = chamber_with_shafts({{{-2, 0}}}, 2);
+  EXPECT_DOUBLE_EQ(holding_area(one.x, one.tris, one.body, static_cast<int>(one.tris.size())), 1.0);
+  EXPECT_DOUBLE_EQ(projected_area(one.x, one.tris, Vec3::UnitZ()), 12.0)
+      << "the shadow is the chamber's footprint: the overhang counted twice";
+  // two lids over two shafts into one chamber (the air tunnel's two cups): both lids' areas
+  const Soup two = chamber_with_shafts({{{-2, 0}}, {{1, -1}}}, 2);
+  EXPECT_DOUBLE_EQ(holding_area(two.x, two.tris, two.body, static_cast<int>(two.tris.size())), 2.0);
+  // turned, the same; a body marked −1 (the seam) and the triangles past `count` are left out
+  const Mat3 R = Eigen::AngleAxisd(0.7, Vec3(1, -2, 3).normalized()).toRotationMatrix();
+  Soup turned = two;
+  for (Vec3& p : turned.x) p = R * p;
+  EXPECT_NEAR(holding_area(turned.x, turned.tris, turned.body, static_cast<int>(turned.tris.size())), 2.0, 1e-12);
+  Soup seam = one;
+  seam.rect(Vec3(10, 10, 10), Vec3(5, 0, 0), Vec3(0, 5, 0), -1);
+  EXPECT_DOUBLE_EQ(holding_area(seam.x, seam.tris, seam.body, static_cast<int>(seam.tris.size())), 1.0);
+  EXPECT_DOUBLE_EQ(holding_area(seam.x, seam.tris, seam.body, 2), 0.5) << "the first floor cell alone";
+}
 
 TEST(CavityDetection, DomePressedOnAPlateGivesOneCavityOfTheEnclosedVolume) {
   const double ri = 0.02, ro = 0.024, d = 5e-5;

@@ -166,7 +166,10 @@ TEST(CubeHalvesStory, TheUpperHalfLiftsTheLowerOneBySuction) {
   EXPECT_NEAR(h.cavity_on_lower + h.contact_on_lower, s.w_lower, 0.02 * s.w_lower) << "the lower half in balance";
   EXPECT_LT(h.contact_on_lower, 0.0) << "the rim is pressed: the suction exceeds the weight";
   // the suction acts on the pocket's outline: the core's cavity area and its pull on the lower half's walls
-  EXPECT_NEAR(h.hold_area, s.a_outline, 0.02 * s.a_outline) << "the cavity's projected area is the outline's";
+  // (the holding area is the net pull's since issue 49: the upper half's face bulges into the
+  // pocket, so the pull is a little below the outline's, and the holding force is that pull)
+  EXPECT_NEAR(h.hold_area, s.a_outline, 0.04 * s.a_outline) << "the cavity's holding area is about the outline's";
+  EXPECT_NEAR(h.hold, h.cavity_on_lower, 0.01 * h.cavity_on_lower) << "the holding force is the pull on the lower half";
   EXPECT_NEAR(h.cavity_on_lower, outline_pull, 0.05 * outline_pull) << "(P_atm - P) A_outline pulls on the lower half";
 }
 

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cavity/cavity_mesh.h"
 #include "common/parallel.h"
+#include "model/body_slots.h"
 #include "probes/probes.h"
 #include "scene/scene.h"
 #include "sim/simulation.h"
@@ -238,12 +240,18 @@ TEST(SuctionScenesStory, ReusedFactorizationKeepsTheStoriesWithinOnePercent) {
 
 // The cup lets go when the pull balances the suction, not before.  Just before the seal is
 // lost the cup is in quasi-static balance: pull + F_contact = (P_atm − P)·A + its weight, with
-// A the cavity's area seen along its sealing ring's normal (docs/method.md §6.3) and F_contact
+// A the area the pressure difference pulls the cup with (docs/method.md §6.3) and F_contact
 // what the surface still pushes on the lip (the contact term; the elastic forces are internal
 // to the cup and reach the hand through the pull).  The pressure term is measured on the
 // cavity's geometry, not on the solver's rows, so the balance fails if the pressure acts on
 // the wrong area or the seal is lost while the suction still holds.  A seal judged on the
 // free-motion shape broke while the lip carried half of the suction (9.6 N of pull for 18.1 N).
+// Until issue 49, A was the cavity's shadow, which counts the seam's outer part once the lip
+// has slid inward: 6 % above the air's pull on the cup at the 10 N press's last sealed step
+// (26.20 N against 24.68 N), and the balance read 1 % there for that reason.  With the pull
+// itself (checked against the rows below) the last sealed steps are not quite quasi-static:
+// the pull and the lip's contact change by 1 N per step there, and the balance is off by the
+// tolerances given (measured in the printout).
 void expect_detachment_balances(const std::string& scene, const std::vector<std::string>& sets, const char* label,
                                 const std::string& force_probe, double tolerance = 0.02) {
   Simulation sim(load(scene, sets));
@@ -253,7 +261,7 @@ void expect_detachment_balances(const std::string& scene, const std::vector<std:
   const int pf = probe_index(sim.model(), force_probe);
   const long steps = std::lround(sim.model().settings.duration / sim.model().settings.dt);
   const double pull_start = sim.model().drivers.at(0).keyframes.times.at(2);  // after press and hold
-  double last_pull = 0.0, last_hold = 0.0, last_contact = 0.0, last_t = 0.0;
+  double last_pull = 0.0, last_hold = 0.0, last_contact = 0.0, last_t = 0.0, last_rows = 0.0;
   bool pulling_sealed = false, released = false;
   for (long i = 0; i < steps && !released; ++i) {
     sim.step();
@@ -266,6 +274,16 @@ void expect_detachment_balances(const std::string& scene, const std::vector<std:
       last_hold = c.holding_force;
       last_contact = body_contact_force(sim.model(), sim.state(), BodyRef{BodyType::Fem, 0}).z();
       last_t = sim.state().time;
+      // the air's pull on the cup as the rows apply it: (P − P_atm)·∂V/∂x over the cavity's
+      // vertices on the cup (its walls and its side of the seam), at the same shape
+      const int cup_slot = BodySlots(sim.model()).slot({BodyType::Fem, 0});
+      last_rows = 0.0;
+      for (const CavityState& cav : sim.state().cavities) {
+        if (cav.dormant) continue;
+        const Points grad = mesh_volume_gradient(cavity_world_vertices(sim.model(), sim.state(), cav), cav.triangles);
+        for (size_t k = 0; k < cav.vertices.size(); ++k)
+          if (cav.vertices[k].slot == cup_slot) last_rows -= (cav.pressure - sim.model().settings.p_atm) * grad[k].z();
+      }
     } else if (pulling_sealed && c.count == 0) {
       released = true;
     }
@@ -274,7 +292,10 @@ void expect_detachment_balances(const std::string& scene, const std::vector<std:
   ASSERT_TRUE(released) << label << ": and lets go";
   const double expected = last_hold + weight - last_contact;
   std::printf("%s: last sealed step t = %.2f s: pull %.2f N = (P_atm - P)A %.2f N + weight %.3f N - contact "
-              "%.2f N = %.2f N\n", label, last_t, last_pull, last_hold, weight, last_contact, expected);
+              "%.2f N = %.2f N (%+.1f %%); the rows' pull on the cup %.3f N\n", label, last_t, last_pull, last_hold, weight,
+              last_contact, expected, 100.0 * (last_pull - expected) / expected, last_rows);
+  // the holding force is the air's net pull on the cup (issue 49), the force its rows apply
+  EXPECT_NEAR(last_hold, last_rows, 0.005 * last_rows) << label << ": the holding force is the air's pull on the cup";
   // flat: measured to 0.5–1.5 % (the issue asks for 10 %): the solver and the geometry agree
   EXPECT_NEAR(last_pull, expected, tolerance * expected) << label << ": at detachment the pull balances the suction";
   EXPECT_GT(last_pull, 0.5 * (last_hold + weight)) << label << ": the seal holds until the pull carries most of the suction";
@@ -285,9 +306,11 @@ TEST(SuctionScenesStory, PullTestLetsGoWhenThePullBalancesTheSuctionOnFlat) {
   expect_detachment_balances("pull_test.json", {"/parameters/press_N=3"}, "flat, 3 N press", "pull_force");
 }
 
-// The default 10 N press nearly flattens the cup: it lets go later, at another pressure.
+// The default 10 N press nearly flattens the cup: it lets go later, at another pressure, and
+// faster: the lip's contact falls from 11 to 5 N over the last 0.1 s sealed, and the balance,
+// 1 % at t = 2.32 s, is off by 6.9 % at the last sealed step (measured), so 8 % here.
 TEST(SuctionScenesStory, PullTestBalanceAtDetachmentAfterTheDefaultPress) {
-  expect_detachment_balances("pull_test.json", {}, "flat, 10 N press", "pull_force");
+  expect_detachment_balances("pull_test.json", {}, "flat, 10 N press", "pull_force", 0.08);
 }
 
 // On the cylinder the area A measured on the cavity's geometry jitters by ±2 % from step to step
@@ -450,7 +473,8 @@ TEST(SuctionScenesStory, MassesOneCupLetsGoOfSevenKilogramsInBalance) {
   const Lift r = lift("masses.json", 7.0, {"hand_force"});
   EXPECT_LT(r.lifted, 0.001) << "7 kg is not lifted by one cup";
   EXPECT_LT(r.z_end, 0.0305) << "and stays on the ground";
-  expect_detachment_balances("masses.json", {"/parameters/mass_kg=7"}, "masses, one cup, 7 kg", "hand_force");
+  // measured 2.3 % at the last sealed step (with the air's net pull, issue 49), so 3 %
+  expect_detachment_balances("masses.json", {"/parameters/mass_kg=7"}, "masses, one cup, 7 kg", "hand_force", 0.03);
 }
 
 TEST(SuctionScenesStory, MassesTwoCupsLiftSevenKilograms) {
