@@ -47,6 +47,7 @@ struct RunOptions {
   std::string frames;
   long every = 1;
   bool quiet = false;
+  bool strict = false;             // --strict: a warning makes the exit status 1
   std::vector<std::string> tunes;  // --tune "T:POINTER=VALUE": live tuning at simulated time T
 };
 void add_run_command(CLI::App& app, RunOptions& options, CLI::App*& command);

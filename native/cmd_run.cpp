@@ -200,6 +200,10 @@ void add_run_command(CLI::App& app, RunOptions& options, CLI::App*& command) {
                       "tuning: the leak, P_max, friction, a driver's speed, ...; repeatable)")
       ->type_name("T:POINTER=VALUE");
   command->add_flag("-q,--quiet", options.quiet, "no progress bar");
+  command->add_flag("--strict", options.strict,
+                    "a warning (the watchdog's: tunnelling, a deep contact, interpenetration, a body "
+                    "gone; a failed union) is an error: the run goes on to its end, writes its "
+                    "outputs, and exits 1");
 }
 
 /// One --tune: from the step that starts at T on, the model of the scene with its --set and
@@ -282,6 +286,7 @@ int run_command(const RunOptions& options) {
   const auto start = Clock::now();
   long done = 0;
   int exit_code = kExitOk;
+  long warnings = 0;
   std::string failure;
   try {
     for (; done < total_steps && !g_interrupted; ++done) {
@@ -298,6 +303,7 @@ int run_command(const RunOptions& options) {
       for (const std::string& w : sim.warnings()) {
         progress.clear();
         std::cerr << "warning: " << w << '\n';
+        ++warnings;
       }
       const std::vector<double> values = sim.probe_values();
       probes.add(values);
@@ -342,6 +348,10 @@ int run_command(const RunOptions& options) {
   } else if (g_interrupted) {
     std::cerr << "interrupted at step " << sim.state().step << "; outputs flushed\n";
     exit_code = kExitInterrupted;
+  } else if (options.strict && warnings > 0 && exit_code == kExitOk) {
+    std::cerr << "strict: " << warnings << (warnings == 1 ? " warning" : " warnings")
+              << " (above): exit status 1\n";
+    exit_code = kExitSimulationFailed;
   }
   return exit_code;
 }

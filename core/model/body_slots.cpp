@@ -14,6 +14,17 @@ bool slot_has_dofs(const Model& model, int slot) {
   return b.type == BodyType::Fem || model.rigid[b.index].kind == RigidKind::Dynamic;
 }
 
+bool slot_pair_collides(const Model& model, int a, int b) {
+  if (!slot_has_dofs(model, a) && !slot_has_dofs(model, b)) return false;
+  const BodySlots slots(model);
+  for (const Joint& j : model.joints)
+    if (!j.a.world() && !j.b.world()) {
+      const int ja = slots.slot(j.a.body), jb = slots.slot(j.b.body);
+      if ((ja == a && jb == b) || (ja == b && jb == a)) return false;
+    }
+  return true;
+}
+
 int slot_material(const Model& model, int slot) {
   const BodyRef b = BodySlots(model).body(slot);
   return b.type == BodyType::Fem ? model.fem[b.index].material : model.rigid[b.index].material;

@@ -30,6 +30,10 @@ class BodySlots {
 const SurfaceMesh& slot_surface(const Model& model, int slot);
 /// Whether the body in a slot has degrees of freedom (FEM, or a dynamic rigid body).
 bool slot_has_dofs(const Model& model, int slot);
+/// Whether contacts are made between two bodies (a ≠ b): at least one has degrees of freedom,
+/// and no joint joins them (the joint keeps them where they are: a hinge's links touch at the
+/// hinge, a welded cup sits on its mount).
+bool slot_pair_collides(const Model& model, int a, int b);
 /// The material index of the body in a slot.
 int slot_material(const Model& model, int slot);
 

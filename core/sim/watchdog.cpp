@@ -1,15 +1,18 @@
 #include "sim/watchdog.h"
 
 #include <cmath>
+#include <limits>
 #include <cstdio>
 
+#include "collision/proximity.h"
 #include "model/body_slots.h"
+#include "stages/surface_points.h"
 
 namespace suction {
 
 namespace {
 
-enum Kind { kTunnel = 0, kPenetration = 1, kLeftScene = 2 };
+enum Kind { kTunnel = 0, kPenetration = 1, kLeftScene = 2, kInside = 3 };
 
 std::string slot_name(const Model& model, int slot) {
   const BodyRef b = BodySlots(model).body(slot);
@@ -46,7 +49,60 @@ std::string mm(double metres) {
   return buf;
 }
 
+// Whether the vertical ray from p upwards crosses the triangle (a, b, c): p's projection on
+// the xy plane inside the triangle's, and the triangle above p.  An edge (or a corner) that p's
+// projection lies on belongs to one of the two triangles that share it, by the half-open rule of
+// rasterizers (an edge counts when it runs downwards, or leftwards along a level), so a ray
+// through an edge of a closed surface is counted once where the surface crosses it and 0 or 2
+// times where it folds: the parity of the crossings is right.
+bool ray_up_crosses(const Vec3& p, Vec3 a, Vec3 b, Vec3 c) {
+  auto orient = [](const Vec3& u, const Vec3& v, const Vec3& q) {
+    return (v.x() - u.x()) * (q.y() - u.y()) - (v.y() - u.y()) * (q.x() - u.x());
+  };
+  double area = orient(a, b, c);
+  if (area == 0.0) return false;  // seen edge-on: its neighbours count
+  if (area < 0.0) {
+    std::swap(b, c);
+    area = -area;
+  }
+  auto owns = [](const Vec3& u, const Vec3& v) { return v.y() < u.y() || (v.y() == u.y() && v.x() < u.x()); };
+  const double e0 = orient(b, c, p), e1 = orient(c, a, p), e2 = orient(a, b, p);
+  if (e0 < 0.0 || e1 < 0.0 || e2 < 0.0) return false;
+  if ((e0 == 0.0 && !owns(b, c)) || (e1 == 0.0 && !owns(c, a)) || (e2 == 0.0 && !owns(a, b))) return false;
+  const double z = (e0 * a.z() + e1 * b.z() + e2 * c.z()) / area;
+  return z > p.z();
+}
+
 }  // namespace
+
+Interpenetration vertices_inside(const Points& a_x, const TriangleBvh& b_bvh, const Points& b_x, double depth) {
+  Interpenetration r;
+  const Aabb bounds = b_bvh.bounds();
+  const std::vector<Tri>& tris = b_bvh.triangles();
+  for (const Vec3& p : a_x) {
+    if (!contains(bounds, p)) continue;
+    // inside: an odd number of crossings of the ray straight up
+    Aabb ray;
+    ray.extend(p);
+    ray.extend(Vec3(p.x(), p.y(), bounds.hi.z() + 1.0));
+    int crossings = 0;
+    b_bvh.query(ray, [&](int t) { crossings += ray_up_crosses(p, b_x[tris[t][0]], b_x[tris[t][1]], b_x[tris[t][2]]); });
+    if (crossings % 2 == 0) continue;
+    // how deep: the distance to the surface, in a box grown until it holds the nearest triangle
+    double best = std::numeric_limits<double>::infinity();
+    for (double h = std::max(depth, 1e-4);; h *= 2.0) {
+      b_bvh.query(Aabb::around(p, h), [&](int t) {
+        best = std::min(best, (closest_point_on_triangle(p, b_x[tris[t][0]], b_x[tris[t][1]], b_x[tris[t][2]]).point - p).norm());
+      });
+      if (best <= h || h > 1e3) break;
+    }
+    if (best > depth) {
+      ++r.vertices;
+      r.deepest = std::max(r.deepest, best);
+    }
+  }
+  return r;
+}
 
 std::vector<Aabb> slot_boxes(const Model& model, const State& state) {
   const BodySlots slots(model);
@@ -85,6 +141,9 @@ bool segment_meets_box(const Vec3& p, const Vec3& q, const Aabb& box) {
 void Watchdog::reset(const Model& model, const State& initial) {
   reported_.clear();
   scene_ = Aabb{};
+  surface_points_state(model, initial, surface_);
+  bvh_.assign(surface_.size(), TriangleBvh());
+  for (size_t s = 0; s < surface_.size(); ++s) bvh_[s].build(slot_surface(model, static_cast<int>(s)).triangles, surface_[s]);
   // a scene without a fixed or kinematic body (a free fall) has no stage to leave
   const BodySlots slots(model);
   bool staged = false;
@@ -149,6 +208,27 @@ void Watchdog::check(const Model& model, const State& before, const State& after
                          "; warning above settings.contact.penetration_warning): the step is too long "
                          "for this speed and may let it through; use a smaller time step");
     }
+  }
+
+  // interpenetration at the end of the step: a vertex inside another body, deeper than contacts
+  // see (the alarm distance)
+  const double reach = model.settings.contact.collision.alarm_distance;
+  if (reach > 0.0 && !bvh_.empty()) {
+    surface_points_state(model, after, surface_);
+    for (int s = 0; s < slots.count(); ++s) bvh_[s].refit(surface_[s]);
+    for (int a = 0; a < slots.count(); ++a)
+      for (int b = 0; b < slots.count(); ++b) {
+        if (a == b || !slot_pair_collides(model, a, b) || !overlaps(boxes_after[a], boxes_after[b])) continue;
+        if (reported_.count({kInside, a, b})) continue;
+        const Interpenetration in = vertices_inside(surface_[a], bvh_[b], surface_[b], reach);
+        if (in.vertices == 0 || !first_time(kInside, a, b)) continue;
+        const bool one = in.vertices == 1;
+        warnings.push_back(step_prefix(after) + std::to_string(in.vertices) + (one ? " surface vertex of '" : " surface vertices of '") +
+                           slot_name(model, a) + (one ? "' is inside '" : "' are inside '") + slot_name(model, b) + "', " + (one ? "" : "up to ") +
+                           mm(in.deepest) + " deep, deeper than contacts see (the alarm distance, " + mm(reach) +
+                           "): the surfaces have passed through each other (a thin wall pressed past its middle, or "
+                           "a step too long for the speed); the contacts and cavities there are not to be trusted");
+      }
   }
 }
 

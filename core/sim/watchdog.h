@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "collision/bvh.h"
 #include "collision/contact.h"
 #include "common/aabb.h"
 #include "model/model.h"
@@ -35,7 +36,11 @@ class Watchdog {
   ///    the thinner body otherwise);
   ///  - a body with degrees of freedom that has left the scene's extent (the initial boxes of
   ///    all bodies, grown by their diagonal) and will not come back; only in scenes with a
-  ///    fixed or kinematic body (a scene of free bodies alone has no stage to leave).
+  ///    fixed or kinematic body (a scene of free bodies alone has no stage to leave);
+  ///  - interpenetration at the end of the step: a surface vertex of one body inside another
+  ///    (a vertical ray's crossings of its closed surface, odd) deeper than the detector's
+  ///    alarm distance, which contacts do not see (a thin wall pressed past its middle, the
+  ///    surfaces tangled), for every pair that contacts are made for (slot_pair_collides).
   /// Each kind is reported once per body (or pair) and run, so a long run does not flood.
   void check(const Model& model, const State& before, const State& after,
              const std::vector<Contact>& contacts, std::vector<std::string>& warnings);
@@ -44,6 +49,17 @@ class Watchdog {
   Aabb scene_;
   std::set<std::tuple<int, int, int>> reported_;  // (kind, slot, other slot)
   std::vector<Aabb> boxes_before_;
+  std::vector<TriangleBvh> bvh_;   // per slot: its surface's triangles (the interpenetration check)
+  std::vector<Points> surface_;    // per slot: world surface vertices of the state checked
 };
+
+/// Interpenetration of two closed surfaces: how many of a's vertices lie inside b deeper than
+/// `depth` [m], and the deepest (its distance to b's surface) [m].  b_bvh: b's triangles, fitted
+/// to b_x.
+struct Interpenetration {
+  int vertices = 0;
+  double deepest = 0.0;
+};
+Interpenetration vertices_inside(const Points& a_x, const TriangleBvh& b_bvh, const Points& b_x, double depth);
 
 }  // namespace suction

@@ -25,15 +25,11 @@ void init_collision(const Model& model, Workspace& work) {
   }
   work.detector = ContactDetector();
   work.detector.set_bodies(std::move(triangles), std::move(movable));
-  // pairs where neither body has degrees of freedom (kinematic against fixed or kinematic)
+  // pairs where neither body has degrees of freedom (kinematic against fixed or kinematic), and
+  // bodies joined by a joint (contact there would fight it): model/body_slots.h
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j)
-      if (!slot_has_dofs(model, i) && !slot_has_dofs(model, j))
-        work.detector.exclude_pair(i, j);
-  // bodies joined by a joint: the joint keeps them where they are (a hinge's links touch at
-  // the hinge, a welded cup sits on its mount), contact there would fight it
-  for (const Joint& j : model.joints)
-    if (!j.a.world() && !j.b.world()) work.detector.exclude_pair(slots.slot(j.a.body), slots.slot(j.b.body));
+      if (!slot_pair_collides(model, i, j)) work.detector.exclude_pair(i, j);
   // self-contact of the FEM bodies that ask for it, pairs close at rest excluded
   const ContactSettings& contact = model.settings.contact;
   const double exclusion = contact.self_contact_exclusion > 0.0

@@ -56,6 +56,18 @@ check "diverging run exits 1" test $rc -eq 1
 check "diverging run says diverged" grep -qi 'diverg' "$tmp/err"
 check "diverging run kept its csv header" grep -q '^step,t' "$tmp/d.csv"
 
+# --strict: a warning (here a block dropped with a 300 ms step: the watchdog's deep contact)
+# makes the exit status 1 after a complete run; without it the same run exits 0
+"$bin" run "$scenes/block_on_ground.json" --steps 3 --dt 0.3 --csv "$tmp/w.csv" --quiet > /dev/null 2> "$tmp/err"; rc=$?
+check "a run with warnings exits 0" test $rc -eq 0
+check "and says warning" grep -q '^warning: ' "$tmp/err"
+"$bin" run "$scenes/block_on_ground.json" --steps 3 --dt 0.3 --csv "$tmp/ws.csv" --quiet --strict > /dev/null 2> "$tmp/err"; rc=$?
+check "--strict: a run with warnings exits 1" test $rc -eq 1
+check "--strict says why" grep -q '^strict: .* warning' "$tmp/err"
+check "--strict: the run went to its end" cmp -s "$tmp/w.csv" "$tmp/ws.csv"
+"$bin" run "$scenes/block_on_ground.json" --steps 3 --quiet --strict > /dev/null 2>&1; rc=$?
+check "--strict: a clean run exits 0" test $rc -eq 0
+
 # frames and bench
 "$bin" run "$scenes/cup_fall.json" --steps 4 --frames "$tmp/frames" --every 2 --quiet > /dev/null; rc=$?
 check "frames run exits 0" test $rc -eq 0

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "mesh/generators.h"
 #include "scene/scene.h"
 #include "sim/simulation.h"
 #include "sim/watchdog.h"
@@ -142,6 +143,45 @@ TEST(Watchdog, ADeepContactIsReportedOnceAboveTheSetFraction) {
   std::vector<std::string> none;
   off.check(model, state, state, {c}, none);
   EXPECT_TRUE(none.empty());
+}
+
+// The interpenetration check's test: a vertical ray's crossings of a closed surface, odd inside,
+// and the distance to it.  Points on the ray through the box's face diagonals (x = y) and
+// through its edges' columns test the rule that gives a shared edge to one triangle.
+TEST(Watchdog, VerticesInsideAClosedSurfaceAreFoundWithTheirDepth) {
+  const SurfaceMesh box = make_box_surface(Vec3(2, 2, 2));  // [−1, 1]³
+  const Points pts = {Vec3(0.5, 0, 0),   Vec3(0.95, 0, 0),  Vec3(1.5, 0, 0),    Vec3(0, 0, 0),   Vec3(0.3, 0.3, 0),
+                      Vec3(-0.4, -0.4, 0.2), Vec3(0.3, 0.3, 5), Vec3(0.3, 0.3, -5), Vec3(-0.6, 0.6, -0.1)};
+  // inside deeper than 0.1: (0.5, 0, 0) by 0.5, the centre by 1, (0.3, 0.3, 0) by 0.7,
+  // (−0.4, −0.4, 0.2) by 0.6, (−0.6, 0.6, −0.1) by 0.4; (0.95, 0, 0) is 0.05 deep; the rest outside
+  for (int turned = 0; turned < 2; ++turned) {
+    SCOPED_TRACE(turned ? "turned" : "axis-aligned");
+    const Mat3 R = turned ? Mat3(Eigen::AngleAxisd(0.9, Vec3(1, 2, -1).normalized())) : Mat3::Identity();
+    Points x = box.vertices, p = pts;
+    for (Vec3& v : x) v = R * v;
+    for (Vec3& v : p) v = R * v;
+    TriangleBvh bvh;
+    bvh.build(box.triangles, x);
+    const Interpenetration in = vertices_inside(p, bvh, x, 0.1);
+    EXPECT_EQ(in.vertices, 5);
+    EXPECT_NEAR(in.deepest, 1.0, 1e-12);
+    EXPECT_EQ(vertices_inside(p, bvh, x, 0.01).vertices, 6) << "with (0.95, 0, 0)";
+    EXPECT_EQ(vertices_inside(p, bvh, x, 2.0).vertices, 0);
+  }
+}
+
+TEST(Watchdog, ABodyStartedInsideAnotherIsReported) {
+  // a cube started 5 mm into the plate: deeper than contacts see (3 alarm distances), so no
+  // contact pushes it out, and nothing else would say so
+  Simulation sim(cube_over_plate(0.005, -0.005));
+  const auto warnings = run_collecting_warnings(sim, 3);
+  std::vector<std::string> inside;
+  for (const auto& w : warnings)
+    if (w.find("are inside") != std::string::npos) inside.push_back(w);
+  ASSERT_EQ(inside.size(), 1u) << joined(warnings);
+  EXPECT_EQ(inside[0].rfind("step 1 (t = 0.005 s): ", 0), 0u) << inside[0];
+  EXPECT_NE(inside[0].find("surface vertices of 'cube' are inside 'plate', up to 5"), std::string::npos) << inside[0];
+  EXPECT_NE(inside[0].find("passed through each other"), std::string::npos);
 }
 
 TEST(Watchdog, ShippedScenesRunWithoutWatchdogWarnings) {
