@@ -36,7 +36,7 @@ export function forceExplanation(f, meta) {
   const total = act.reduce((a, b) => a + b.force, 0);
   const words = Math.abs(dp) < 1 ? 'the same as the atmosphere' : dp > 0 ? `${fmt(dp / 1e3, 3)} kPa <b>below</b> the atmosphere` : `${fmt(-dp / 1e3, 3)} kPa <b>above</b> the atmosphere`;
   return `The trapped air is at P = ${fmt(c.pressure / 1e3, 4)} kPa, ${words} (P<sub>atm</sub> − P = ${fmt(dp / 1e3, 3)} kPa). ` +
-    `It acts on the area A = ${fmt(c.area * 1e4, 3)} cm² (the cavity's shadow along the sealing ring's normal), ` +
+    `It acts on the area A = ${fmt(c.area * 1e4, 3)} cm² (the area it pulls the cup with: for a cup on a surface, the area inside the lip), ` +
     `so the air ${dp >= 0 ? 'presses the cup onto the surface' : 'pushes the cup away'} with (P<sub>atm</sub> − P)·A = ${fmt(Math.abs(total), 3)} N` +
     (dp >= 1 ? `, the weight of ${weightText(total / meta.gravity)}.` : '.') +
     (act.length > 1 ? ` (${act.length} cavities; the numbers are for the lowest pressure, the force is the sum.)` : '') +
