@@ -53,7 +53,7 @@ struct CavityInfo {
   bool dormant = false;
   std::vector<int> bodies;  // the body indices (= body slots) that bound it, ascending (≥ 2)
   // from the core (probes/probes.h cavity_hold): what holds the cup on
-  double area = 0;                       // projected area along the seal's normal [m²]
+  double area = 0;                       // the area the air pulls the bodies with [m²]
   std::array<double, 3> normal{{0, 0, 1}};  // unit normal of the sealing ring
   double holding_force = 0;              // (P_atm − P)·A [N]; 0 when dormant
 };
