@@ -168,7 +168,7 @@ void check_union_input(const UnionMesh& m, const std::string& name) {
 }
 
 std::vector<UnionComponent> mesh_union_components(const UnionMesh& a, const UnionMesh& b) {
-  // one array, in this order: the meshes' addresses rise with their roles (see below)
+  // one array: the meshes' addresses rise with their roles (see the k-mesh union below)
   std::vector<Mesh> m(3);
   Mesh &ma = m[0], &mb = m[1], &out = m[2];
   build_input(a, 0, 2, "mesh a", ma);
@@ -187,14 +187,11 @@ std::vector<UnionComponent> mesh_union_components(const std::vector<UnionMesh>& 
   if (meshes.empty()) throw MeshUnionError("mesh union: no meshes");
   if (meshes.size() == 2) return mesh_union_components(meshes[0], meshes[1]);
   const int k = static_cast<int>(meshes.size());
-  // The inputs and the running unions in one array, inputs first.  CGAL's corefinement keys
-  // several maps by the meshes' addresses (Corefinement/Visitor.h, Face_graph_output_builder.h)
-  // and walks them in that order, which sets the order of the output's faces and vertices and
-  // so the last digits of every sum over them (volumes, ∂V/∂x).  In two arrays, which came first
-  // in memory was the allocator's choice, so the numbers depended on what had been allocated
-  // before: the thread count, the load (issue 49).  In one array the order is fixed: the
-  // running union (lower index) before the next input in every corefinement but the first,
-  // the output last.
+  // The inputs and the running unions in one array, inputs first, so that the meshes' addresses
+  // come in the order of their roles whatever the allocator did: CGAL's corefinement keys
+  // several maps by them (Corefinement/Visitor.h, Face_graph_output_builder.h).  This alone did
+  // not make the numbers independent of the heap (issue 49): the boxes CGAL sorts are keyed by
+  // their own addresses, in arrays of its own; the canonical order of split_components did.
   std::vector<Mesh> all(2 * meshes.size() - 1);
   const auto in = [&](int i) -> Mesh& { return all[static_cast<std::size_t>(i)]; };
   const auto running = [&](int i) -> Mesh& { return all[static_cast<std::size_t>(k + i)]; };
