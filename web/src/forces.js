@@ -57,7 +57,7 @@ export function forceArrows(frame, meta) {
     const origin = info ? bodyCentre(info.body) : null;
     if (!origin || !(value > 0)) return;
     out.push({ kind: 'hand', id: k, origin, dir: r.map(v => v / value), value,
-               label: `hand${info && info.name ? ` (${info.name})` : ''} ${value.toFixed(1)} N` });
+               label: `hand${info && info.name && info.name !== 'hand' ? ` (${info.name})` : ''} ${value.toFixed(1)} N` });
   });
   return out;
 }

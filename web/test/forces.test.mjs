@@ -41,5 +41,7 @@ test('the hand: the driver\'s reaction at its body, and nothing for a dormant ca
   assert.equal(arrows[0].kind, 'hand');
   assert.equal(arrows[0].value, 5);
   assert.deepEqual(arrows[0].dir, [0.6, 0, 0.8]);
-  assert.match(arrows[0].label, /^hand \(hand\) 5\.0 N$/);
+  assert.match(arrows[0].label, /^hand 5\.0 N$/, 'a driver named hand is not named twice');
+  const named = forceArrows(f, { ...meta, drivers: meta.drivers.map(d => ({ ...d, name: 'hand_a' })) });
+  assert.match(named[0].label, /^hand \(hand_a\) 5\.0 N$/, 'another name is given');
 });
