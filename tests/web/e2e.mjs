@@ -207,16 +207,8 @@ async function main() {
     // accessibility: axe-core (web/node_modules, a dev dependency) over the whole page as played
     // (header, 3D view, phase panel, plots, P-V diagram, controls): no serious or critical violation
     {
-      const axeFile = path.join(root, 'web', 'node_modules', 'axe-core', 'axe.min.js');
-      if (check(fs.existsSync(axeFile), 'axe-core is installed (web/package.json; make web-deps)', axeFile)) {
-        await page.addScriptTag({ content: fs.readFileSync(axeFile, 'utf8') });
-        const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
-          .map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ')) })));
-        const bad = found.filter(v => v.impact === 'serious' || v.impact === 'critical');
-        check(bad.length === 0, 'axe-core: no serious or critical accessibility violation in the page',
-              bad.length ? JSON.stringify(bad) : `${found.length} minor or moderate: ${found.map(v => v.id).join(', ') || 'none'}`);
-        summary.axe = found;
-      }
+      const found = await checkAccessibility(page, 'in the page');
+      if (found) summary.axe = found;
     }
 
     // live tuning: with the cup holding, turn up the leak in the parameter panel and choose the
@@ -440,6 +432,20 @@ async function main() {
 
 // pauses and waits until the worker has taken it: the step stops moving (steps already in flight
 // land first; a loaded machine took 5 more steps after the page said paused)
+// axe-core over the page as it is now: no serious or critical violation (`where` names the
+// state); returns every violation found, or null when axe-core is not installed (a failed check)
+async function checkAccessibility(pg, where) {
+  const axeFile = path.join(root, 'web', 'node_modules', 'axe-core', 'axe.min.js');
+  if (!check(fs.existsSync(axeFile), 'axe-core is installed (web/package.json; make web-deps)', axeFile)) return null;
+  await pg.addScriptTag({ content: fs.readFileSync(axeFile, 'utf8') });
+  const found = await pg.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+    .map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ')) })));
+  const bad = found.filter(v => v.impact === 'serious' || v.impact === 'critical');
+  check(bad.length === 0, `axe-core: no serious or critical accessibility violation ${where}`,
+        bad.length ? JSON.stringify(bad) : `${found.length} minor or moderate: ${found.map(v => v.id).join(', ') || 'none'}`);
+  return found;
+}
+
 async function pauseSettled(page, S) {
   let s = await S();
   if (s.playing) await page.click('#play');
@@ -737,15 +743,7 @@ async function checkLessons(context, base) {
   summary.lesson.step3 = { t: r.at.t, phase: s.phase };
 
   // accessibility of the open lesson (prediction made, explanation shown)
-  const axeFile = path.join(root, 'web', 'node_modules', 'axe-core', 'axe.min.js');
-  if (fs.existsSync(axeFile)) {
-    await pg.addScriptTag({ content: fs.readFileSync(axeFile, 'utf8') });
-    const found = await pg.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
-      .map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ')) })));
-    const bad = found.filter(v => v.impact === 'serious' || v.impact === 'critical');
-    check(bad.length === 0, 'axe-core: no serious or critical accessibility violation with a lesson open',
-          bad.length ? JSON.stringify(bad) : `${found.length} minor or moderate: ${found.map(v => v.id).join(', ') || 'none'}`);
-  }
+  await checkAccessibility(pg, 'with a lesson open');
   await shot(pg, 'lesson');
 
   // a teacher's lesson with mistakes (an unknown scene, a bad pointer, a step with no event) is
