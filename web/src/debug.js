@@ -13,8 +13,8 @@
 //   samples (the last 300 plot samples) sampleCount render{mode quality software glRenderer
 //   antialias pixelRatio draws} plots{samples capacity xMin xMax zoomed shown series
 //   pressureArea cursor} pv{t pAtm points[{id t V P N c track}]} controls{show fields}
-//   view{show wireframe loads[{kind id value dir origin label shown}]} probeNames (the order of each
-//   sample's probes)
+//   view{show wireframe loads[{kind id value dir origin label shown}] camera{position target
+//   distance}} probeNames (the order of each sample's probes)
 //   lesson (null, or the open lesson: name title step steps stepTitle scene pauseAt status
 //   prediction result event{name t step missed values} explain[{name value shown}]: src/lessons.js)
 import { positionsChecksum } from './physics.js';
@@ -62,7 +62,7 @@ export function installDebug({ state, parts }) {
       plots: plots.info(),
       pv: pv ? pv.info() : null,
       controls: controls.info(),
-      view: { show: v.show, wireframe: v.wireframe, loads: v.loads },
+      view: { show: v.show, wireframe: v.wireframe, loads: v.loads, camera: v.camera },
       probeNames: meta ? meta.probeNames.slice() : [],
       lesson: lessons ? lessons.info() : null,
     });

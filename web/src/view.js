@@ -46,11 +46,15 @@ export function createView(canvas, { renderParam = null, onDrag = () => {} } = {
   sun.position.set(1, -2, 3);
   scene3.add(sun);
 
-  // our pointer handler first: it disables the controls when a drag starts (see onPointerDown)
+  // our pointer handler first: it decides whether a pointer-down grabs the cup (see onPointerDown)
   canvas.addEventListener('pointerdown', onPointerDown);
   const controls = new OrbitControls(camera, canvas);
   controls.enableDamping = true;
   controls.target.set(0, 0, 0.005);
+  // touch (OrbitControls works on pointer events; the canvas has touch-action: none, style.css):
+  // one finger orbits, two fingers pinch to zoom (and move together to pan); a finger on the cup
+  // drags it (onPointerDown)
+  controls.touches = { ONE: THREE.TOUCH.ROTATE, TWO: THREE.TOUCH.DOLLY_PAN };
 
   const bodyGroup = new THREE.Group(); scene3.add(bodyGroup);
   const cavityGroup = new THREE.Group(); cavityGroup.name = 'cavities'; scene3.add(cavityGroup);
@@ -224,19 +228,33 @@ export function createView(canvas, { renderParam = null, onDrag = () => {} } = {
     return m && m.geometry.boundingBox ? m.geometry.boundingBox.getCenter(new THREE.Vector3()) : new THREE.Vector3();
   }
 
+  // the pointers down on the canvas (a second finger makes a pinch, not a grab)
+  const pointersDown = new Set();
+  for (const type of ['pointerup', 'pointercancel']) window.addEventListener(type, (ev) => pointersDown.delete(ev.pointerId), { capture: true });
+  window.addEventListener('blur', () => pointersDown.clear());   // (an up the page never saw)
+
+  // A mouse's drag is ours alone (the controls disabled, the event kept from them). A finger's
+  // is shared: the controls see it too, with rotation off, so that when a second finger lands
+  // the drag ends and the two make the controls' pinch (zoom) wherever the first one was.
   function onPointerDown(ev) {
-    if (!loaded || ev.button !== 0 || !meta.drivers.length) return;
+    pointersDown.delete(ev.pointerId);   // (the mouse's id again, after an up the page never saw)
+    const others = pointersDown.size;
+    pointersDown.add(ev.pointerId);
+    if (drag && drag.touch && ev.pointerId !== drag.pointerId) { endDrag({ pointerId: drag.pointerId }); return; }   // a second finger: pinch
+    if (drag) { ev.stopImmediatePropagation(); return; }
+    if (!loaded || ev.button !== 0 || !meta.drivers.length || others > 0) return;
     const hit = pick(ev);
     let driver = -1, point = null;
     if (hit && hit.object.userData.driver >= 0) { driver = hit.object.userData.driver; point = hit.point.clone(); }
     else if (ev.shiftKey || ev.altKey) { driver = 0; point = hit ? hit.point.clone() : driverCentroid(0); }
     if (driver < 0) return;
-    controls.enabled = false;            // OrbitControls ignores this pointer
-    ev.stopImmediatePropagation();
+    const touch = ev.pointerType === 'touch';
+    if (touch) { controls.enableRotate = false; controls.enablePan = false; }   // the controls track the finger, and do nothing with it alone
+    else { controls.enabled = false; ev.stopImmediatePropagation(); }         // OrbitControls ignores this pointer
     canvas.setPointerCapture(ev.pointerId);
     const normal = camera.getWorldDirection(new THREE.Vector3());
     const d = lastFrame && lastFrame.drivers[driver];
-    drag = { driver, pointerId: ev.pointerId, plane: new THREE.Plane().setFromNormalAndCoplanarPoint(normal, point),
+    drag = { driver, pointerId: ev.pointerId, touch, plane: new THREE.Plane().setFromNormalAndCoplanarPoint(normal, point),
                    start: point, startOffset: d ? d.offset.slice() : [0, 0, 0], target: null, sent: null };
     canvas.style.cursor = 'grabbing';
   }
@@ -254,7 +272,7 @@ export function createView(canvas, { renderParam = null, onDrag = () => {} } = {
     if (!dr || ev.pointerId !== dr.pointerId) return;
     flushDrag();
     drag = null;
-    controls.enabled = true;
+    controls.enabled = true; controls.enableRotate = true; controls.enablePan = true;
     canvas.style.cursor = '';
   }
   canvas.addEventListener('pointerup', endDrag);
@@ -379,6 +397,7 @@ export function createView(canvas, { renderParam = null, onDrag = () => {} } = {
       cavityMeshes: cavityGroup.children.length, springs: springLines.geometry.getAttribute('position') ? springLines.geometry.getAttribute('position').count / 2 : 0,
       show: { ...show }, wireframe: bodyMeshes.length > 0 && bodyMeshes.every(m => m.material.wireframe),
       dragging: drag !== null,
+      camera: { position: camera.position.toArray(), target: controls.target.toArray(), distance: camera.position.distanceTo(controls.target) },
       loads: loadArrows.map(e => ({ kind: e.info.kind, id: e.info.id, value: e.info.value, dir: e.info.dir, origin: e.info.origin,
                                     label: e.label.textContent, shown: show.loads && !e.label.hidden })),
     };
