@@ -70,10 +70,11 @@ const controls = createControls($('controls'), {
   onApply: (list) => { clearBanner(); link.send('override', { list }); },
   onError: (text) => showError('parameters', text),
 });
-// stats.js: new states shown per second (FPS), and the page's time per state (MS; click toggles)
+// stats.js: new states shown per second (FPS), and the page's time per state (MS; click toggles),
+// in the 3D view's top left corner (in the header it hung below it and wrapped its controls)
 const stats = new Stats();
 stats.domElement.title = 'frames: new simulation states shown per second (click: ms the page spent on each)';
-$('fps').appendChild(stats.domElement);
+$('frame-meter').appendChild(stats.domElement);
 
 // ---- lessons (src/lessons.js): the header's list, ?lesson=NAME&step=K, the lesson panel --------------
 const lessons = createLessons({
