@@ -52,7 +52,8 @@ export function createLessons(host) {
       b.type = 'button'; b.className = 'lesson-open'; b.dataset.lesson = l.name;
       b.textContent = l.title;
       b.setAttribute('aria-describedby', `lesson-summary-${l.name}`);
-      b.onclick = () => { showList(false); open(l.name, 1).then(errs => { for (const e of errs) host.showError('lesson', e); }); };
+      // opened, the focus goes to the lesson's title (the list's button is gone): Tab goes on into the lesson
+      b.onclick = () => { showList(false); open(l.name, 1).then(errs => { for (const e of errs) host.showError('lesson', e); if (cur) $('lesson-title').focus(); }); };
       const p = document.createElement('p');
       p.id = `lesson-summary-${l.name}`; p.className = 'muted';
       p.textContent = `${l.summary} (${l.steps} step${l.steps === 1 ? '' : 's'})`;
@@ -69,7 +70,16 @@ export function createLessons(host) {
   }
   $('lessons-button').onclick = async () => { await loadIndex(); showList($('lesson-list').hidden); };
   $('lesson-list-close').onclick = () => { showList(false); $('lessons-button').focus(); };
-  $('lesson-list').addEventListener('keydown', (e) => { if (e.key === 'Escape') { showList(false); $('lessons-button').focus(); } });
+  // keys in the list: Escape closes it; the arrows (and Home, End) move between the lessons
+  $('lesson-list').addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') { showList(false); $('lessons-button').focus(); return; }
+    const items = [...document.querySelectorAll('#lesson-items button')];
+    const i = items.indexOf(document.activeElement);
+    const to = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: items.length - 1 }[e.key];
+    if (to === undefined || !items.length) return;
+    e.preventDefault();
+    items[Math.max(0, Math.min(items.length - 1, i < 0 && e.key === 'ArrowUp' ? items.length - 1 : to))].focus();
+  });
 
   // ---- opening a lesson ---------------------------------------------------------------------------
   /**
