@@ -2,7 +2,9 @@
 // End-to-end test of the browser front end: serves build/web with scripts/serve.mjs on a free
 // port, drives Debian's chromium (headless, SwiftShader WebGL) with playwright-core, and checks
 // that the real wasm simulator runs, sucks, and can be dragged; then a lesson played through
-// (?lesson=why_it_sticks). Run: make test-web (or `node tests/web/e2e.mjs` after `make web`).
+// (?lesson=why_it_sticks), a lesson started and played with the keyboard only, and a phone
+// (390 x 844, touch emulation): the narrow layout, one-finger orbit, pinch zoom, a finger's drag
+// of the cup. Run: make test-web (or `node tests/web/e2e.mjs` after `make web`).
 // Environment:
 //   SCENE=name        scene to load (default: ground if scenes/ground.json exists, else default)
 //   BACKEND=mock      run against the JS mock instead of wasm (development only, on a site built by
@@ -126,6 +128,10 @@ async function main() {
     await page.waitForTimeout(500);
     await shot(page, 'loaded');
     const checksum0 = s.positionsChecksum;
+    {
+      const m = await meterPlacement(page);
+      check(m.ok, 'the frame-rate meter lies in the 3D view, over neither the header nor a control', JSON.stringify(m));
+    }
 
     // the controls panel is lil-gui's: its "wireframe" toggle (a lil-gui boolean controller,
     // checkbox #show-wire) turns every body's material to wireframe and back
@@ -423,6 +429,12 @@ async function main() {
     // step; a bad lesson name
     if (BACKEND === 'wasm' && fs.existsSync(path.join(siteDir, 'lessons', 'why_it_sticks.json'))) await checkLessons(context, base);
     else log('note: no lessons in build/web (or BACKEND=mock): lessons not tested');
+
+    // keyboard only: the lesson list opened, a lesson started and played with Tab, arrows, Space, Enter
+    if (BACKEND === 'wasm' && fs.existsSync(path.join(siteDir, 'lessons', 'index.json'))) await checkKeyboard(context, base);
+
+    // a phone: a narrow layout with the plots below the view; one finger orbits, two pinch, a finger drags the cup
+    await checkTouch(chromium, base);
   } finally {
     if (context) await context.close().catch(() => {});
     server.kill('SIGTERM');
@@ -776,6 +788,211 @@ async function checkLessons(context, base) {
   summary.lesson.seconds = (Date.now() - tL) / 1000;
   log(`lessons checked in ${summary.lesson.seconds.toFixed(1)} s`);
   await pg.close(); await pg2.close();
+}
+
+// ---- keyboard and touch -------------------------------------------------------------------------------
+/** Where the frame-rate meter (stats.js) is: inside the 3D view, over no part of the header, no
+ *  control and no panel. */
+function meterPlacement(pg) {
+  return pg.evaluate(() => {
+    const m = document.querySelector('#frame-meter #stats');
+    if (!m) return { ok: false, why: 'no stats.js meter in #frame-meter' };
+    const box = (e) => e.getBoundingClientRect();
+    const mb = box(m), vb = box(document.getElementById('view')), hb = box(document.querySelector('header'));
+    const over = (a, b) => a.width > 0 && a.height > 0 && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const covered = [...document.querySelectorAll('header, header *, #legend, #hint, aside, #lesson, #banner')].filter(e => over(box(e), mb))
+      .map(e => e.id || e.tagName.toLowerCase());
+    const inside = mb.left >= vb.left && mb.right <= vb.right && mb.top >= vb.top && mb.bottom <= vb.bottom;
+    return { ok: inside && covered.length === 0, meter: [mb.left, mb.top, mb.width, mb.height].map(Math.round),
+             view: [vb.left, vb.top, vb.width, vb.height].map(Math.round), headerBottom: Math.round(hb.bottom), covered };
+  });
+}
+
+/** Keyboard only (page.keyboard, no click, no focus()): Tab to the header's lessons button, Enter
+ *  opens the list, an arrow moves to the second lesson, Enter opens it (the focus on its title);
+ *  Tab to its prediction, Space chooses, Tab, Enter predicts (the focus on play), Enter plays: the
+ *  simulated time advances. */
+async function checkKeyboard(context, base) {
+  const tK = Date.now();
+  const errors = [];
+  const pg = await context.newPage();
+  pg.setDefaultTimeout(120000);
+  pg.on('pageerror', e => errors.push(String(e && e.stack || e)));
+  pg.on('console', m => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  await pg.goto(`${base}?scene=${encodeURIComponent(SCENE)}`, { waitUntil: 'load' });
+  await pg.waitForFunction(() => { const s = window.suctionDebug.snapshot(); return (s.loaded && s.frames > 0) || s.errors.length > 0; },
+                           null, { timeout: 180000, polling: 100 });
+  const focused = () => pg.evaluate(() => { const e = document.activeElement;
+    return e ? { id: e.id, lesson: e.dataset ? e.dataset.lesson || null : null, type: e.type || null } : {}; });
+  /** Tab (at most max times) until pred(the focused element); returns it, or null. */
+  const tabUntil = async (pred, max = 40) => {
+    for (let i = 0; i < max; ++i) { await pg.keyboard.press('Tab'); const f = await focused(); if (pred(f)) return { ...f, tabs: i + 1 }; }
+    return null;
+  };
+  const onButton = await tabUntil(f => f.id === 'lessons-button');
+  if (!check(onButton, 'keyboard: Tab reaches the header\'s lessons button', JSON.stringify(onButton))) { await pg.close(); return; }
+  await pg.keyboard.press('Enter');
+  await pg.waitForFunction(() => !document.getElementById('lesson-list').hidden && document.activeElement &&
+                                 document.activeElement.closest('#lesson-items'), null, { timeout: 30000, polling: 50 }).catch(() => {});
+  const items = await pg.$$eval('#lesson-items button', b => b.map(x => x.dataset.lesson));
+  const first = await focused();
+  await pg.keyboard.press('ArrowDown');
+  const second = await focused();
+  check(items.length >= 2 && first.lesson === items[0] && second.lesson === items[1],
+        'keyboard: Enter opens the lesson list on its first lesson, the down arrow moves to the next', `${first.lesson} -> ${second.lesson}`);
+  const name = second.lesson;
+  await pg.keyboard.press('Enter');
+  await pg.waitForFunction((n) => { const x = window.suctionDebug.snapshot();
+    return (x.lesson && x.lesson.name === n && ['predict', 'ready'].includes(x.lesson.status) && document.activeElement.id === 'lesson-title') || x.errors.length > 0; },
+  name, { timeout: 180000, polling: 100 }).catch(() => {});
+  let s = await pg.evaluate(() => window.suctionDebug.snapshot());
+  check(s.lesson && s.lesson.name === name && (await focused()).id === 'lesson-title',
+        'keyboard: Enter on a lesson opens it, the focus on its title', `${s.lesson && s.lesson.name} ${s.lesson && s.lesson.status}, ${s.errors.join(' | ')}`);
+  if (!s.lesson) { check(errors.length === 0, 'no page or console error in the keyboard-only page', errors.slice(0, 5).join(' | ')); await pg.close(); return; }
+  if (s.lesson.status === 'predict') {
+    const choice = await tabUntil(f => f.type === 'radio' || f.id === 'lesson-play', 10);
+    await pg.keyboard.press('Space');
+    await pg.keyboard.press('Tab');
+    const submit = await focused();
+    await pg.keyboard.press('Enter');
+    await pg.waitForFunction(() => { const l = window.suctionDebug.snapshot().lesson; return l && l.prediction !== null && document.activeElement.id === 'lesson-play'; },
+                             null, { timeout: 30000, polling: 50 }).catch(() => {});
+    s = await pg.evaluate(() => window.suctionDebug.snapshot());
+    check(choice && choice.type === 'radio' && submit.id === 'lesson-predict-submit' && s.lesson.prediction && (await focused()).id === 'lesson-play',
+          'keyboard: Tab to the prediction, Space chooses, Tab, Enter predicts; then play has the focus',
+          `${JSON.stringify(choice)} -> ${submit.id} -> ${(await focused()).id}, ${JSON.stringify(s.lesson.prediction)}`);
+  } else {
+    await tabUntil(f => f.id === 'lesson-play', 10);
+  }
+  const step0 = s.step;
+  await pg.keyboard.press('Enter');   // ▶ play to ...
+  await pg.waitForFunction((st) => { const x = window.suctionDebug.snapshot();
+    return (x.step > st && x.time > 0 && ['playing', 'paused', 'done'].includes(x.lesson.status)) || x.errors.length > 0; },
+  step0, { timeout: 180000, polling: 100 }).catch(() => {});
+  s = await pg.evaluate(() => window.suctionDebug.snapshot());
+  check(s.step > step0 && s.time > 0 && s.errors.length === 0, 'keyboard: Enter on play plays the lesson\'s step (the simulated time advances)',
+        `step ${step0} -> ${s.step}, t = ${s.time}, lesson ${s.lesson && s.lesson.status}, ${s.errors.join(' | ')}`);
+  check(errors.length === 0, 'no page or console error in the keyboard-only page', errors.slice(0, 5).join(' | '));
+  summary.keyboard = { lesson: name, tabsToLessons: onButton.tabs, seconds: (Date.now() - tK) / 1000 };
+  log(`keyboard checked in ${summary.keyboard.seconds.toFixed(1)} s`);
+  await pg.close();
+}
+
+/** A phone (390 x 844, Playwright's touch emulation: hasTouch, isMobile): the narrow layout, the
+ *  plots below the 3D view; one finger orbits (the camera moves), two fingers pinched apart zoom
+ *  in (the camera's distance shrinks), a finger on the cup drags it (as the mouse drag: the
+ *  driver's offset and the positions change). Touches by CDP's Input.dispatchTouchEvent (Playwright
+ *  has taps only). */
+async function checkTouch(chromium, base) {
+  const tT = Date.now();
+  const errors = [];
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS], timeout: 120000 });
+  try {
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const pg = await ctx.newPage();
+    pg.setDefaultTimeout(120000);
+    pg.on('pageerror', e => errors.push(String(e && e.stack || e)));
+    pg.on('console', m => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+    await pg.goto(`${base}?scene=${encodeURIComponent(SCENE)}${BACKEND === 'mock' ? '&backend=mock' : ''}`, { waitUntil: 'load' });
+    await pg.waitForFunction(() => { const s = window.suctionDebug.snapshot(); return (s.loaded && s.frames > 0) || s.errors.some(e => !e.startsWith('backend')); },
+                             null, { timeout: 180000, polling: 100 });
+    const S = () => pg.evaluate(() => window.suctionDebug.snapshot());
+    let s = await S();
+    if (!check(s.loaded, 'phone: the scene loads', s.errors.join(' | '))) return;
+
+    // the layout: one column, the view the screen's width, the plots and the P-V diagram below it
+    const [view, plots, pvBox] = await Promise.all(['#view', '#plots', '#pv'].map(q => pg.locator(q).boundingBox()));
+    const lay = await pg.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, width: window.innerWidth,
+                                           touchHint: getComputedStyle(document.querySelector('#hint .hint-touch')).display !== 'none' }));
+    const bottom = view.y + view.height;
+    check(view.width >= lay.width - 1 && view.height >= 250 && plots.y >= bottom - 1 && pvBox.y >= bottom - 1 &&
+          plots.x >= 0 && plots.x + plots.width <= lay.width + 1 && lay.scrollWidth <= lay.width,
+          'phone (390 x 844, touch): the 3D view spans the screen, the plots and the P–V diagram below it, nothing wider than the screen',
+          JSON.stringify({ view, plots, pv: pvBox, ...lay }));
+    check(lay.touchHint, 'phone: the view\'s hint is the one for fingers');
+    const m = await meterPlacement(pg);
+    check(m.ok, 'phone: the frame-rate meter lies in the 3D view, over neither the header nor a control', JSON.stringify(m));
+
+    const cdp = await ctx.newCDPSession(pg);
+    const touch = (type, pts) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: pts.map(([x, y], id) => ({ x, y, id, radiusX: 4, radiusY: 4, force: 1 })) });
+    const gesture = async (from, to, n = 10, start = true) => {   // fingers (put down) moved from -> to in n moves, then lifted
+      if (start) await touch('touchStart', from);
+      for (let i = 1; i <= n; ++i) await touch('touchMove', from.map(([x, y], k) => [x + (to[k][0] - x) * i / n, y + (to[k][1] - y) * i / n]));
+      const during = await S();
+      await touch('touchEnd', []);
+      return during;
+    };
+    const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+
+    // one finger, above the ground (nothing to grab there), across the view: an orbit
+    const cam0 = s.view.camera;
+    const ox = view.x + 0.5 * view.width, oy = view.y + 0.15 * view.height;
+    const during = await gesture([[ox, oy]], [[ox + 90, oy + 10]]);
+    const orbited = await pg.waitForFunction((c0) => { const c = window.suctionDebug.snapshot().view.camera;
+      return Math.hypot(c.position[0] - c0.position[0], c.position[1] - c0.position[1], c.position[2] - c0.position[2]) > 0.1 * c0.distance; },
+    cam0, { timeout: 60000, polling: 100 }).then(() => true).catch(() => false);
+    s = await S();
+    const cam1 = s.view.camera;
+    check(orbited && !during.dragging && Math.abs(cam1.distance - cam0.distance) < 0.05 * cam0.distance,
+          'phone: a one-finger drag across the view orbits the camera (it moves, at the same distance)',
+          `moved ${dist(cam1.position, cam0.position).toExponential(3)} m, distance ${cam0.distance.toExponential(4)} -> ${cam1.distance.toExponential(4)}, dragging ${during.dragging}`);
+
+    // two fingers pinched apart, the first one put on the cup (a grab), then the second beside
+    // it: the grab gives way to the pinch, which zooms in
+    s = await S();
+    const d0 = s.view.camera.distance, off0 = s.driverOffsets[0] || [0, 0, 0];
+    const a = s.grabPoint || { x: view.x + 0.5 * view.width, y: view.y + 0.5 * view.height };
+    const A = [a.x, a.y], B = [a.x + 60, a.y];
+    await touch('touchStart', [A]);
+    const one = await S();
+    await touch('touchStart', [A, B]);
+    const pinch = await gesture([A, B], [[A[0] - 100, A[1]], [B[0] + 100, B[1]]], 10, false);
+    const zoomed = await pg.waitForFunction((d) => window.suctionDebug.snapshot().view.camera.distance < 0.7 * d, d0,
+                                            { timeout: 60000, polling: 100 }).then(() => true).catch(() => false);
+    s = await S();
+    const offP = s.driverOffsets[0] || [0, 0, 0];
+    check(zoomed && one.dragging && !pinch.dragging && dist(offP, off0) < 1e-9,
+          'phone: a finger on the cup, then a second beside it, pinched apart: the grab gives way, the camera zooms in (its distance shrinks), the cup stays',
+          `grab ${one.dragging} (at ${a.x.toFixed(0)}, ${a.y.toFixed(0)}), dragging while pinched ${pinch.dragging}, distance ${d0.toExponential(4)} -> ` +
+          `${s.view.camera.distance.toExponential(4)}, driver offset moved ${dist(offP, off0).toExponential(2)} m`);
+
+    // a finger on the cup drags it (as the mouse drag above): play, then drag from its grab point
+    if (s.drivers.length === 0) log(`note: scene '${SCENE}' has no driver: touch dragging not tested`);
+    else {
+      // the camera at rest first (the controls' damping after the orbit and the pinch), so that the grab point stays put
+      for (let i = 0, last = null; i < 600; ++i) {
+        const c = (await S()).view.camera;
+        if (last && dist(c.position, last.position) < 1e-4 * c.distance) break;
+        last = c;
+        await sleep(100);
+      }
+      await pg.tap('#play');
+      await pg.waitForFunction(() => { const x = window.suctionDebug.snapshot(); return x.step > 0 && x.grabPoint !== null; }, null, { timeout: 120000, polling: 100 });
+      s = await S();
+      const g = s.grabPoint, before = s.positionsChecksum, offA = s.driverOffsets[0] || [0, 0, 0];
+      log(`phone: touch grab at (${g.x.toFixed(0)}, ${g.y.toFixed(0)})`);
+      const held = await gesture([[g.x, g.y]], [[g.x + 20, g.y - 60]], 12);
+      let moved = false, off = offA;
+      for (let i = 0; i < 200 && !moved; ++i) {
+        s = await S();
+        off = s.driverOffsets[0] || offA;
+        moved = dist(off, offA) > 1e-4 && s.positionsChecksum !== before;
+        if (!moved && !s.playing) await pg.tap('#play');   // the scene may have reached its end: go on
+        if (!moved) await sleep(300);
+      }
+      check(held.dragging && moved, 'phone: a finger on the cup drags it (the driver offset and the positions move)',
+            `dragging ${held.dragging}, offset ${off.map(v => v.toExponential(2)).join(', ')}`);
+      summary.touchDragOffset = off;
+    }
+    const file = path.join(outDir, `${SCENE}_phone.png`);
+    await pg.screenshot({ path: file });
+    summary.screenshots.push(path.relative(root, file));
+    check(errors.length === 0, 'no page or console error on the phone', errors.slice(0, 5).join(' | '));
+  } finally {
+    await browser.close().catch(() => {});
+    summary.touchSeconds = (Date.now() - tT) / 1000;
+    log(`phone checked in ${summary.touchSeconds.toFixed(1)} s`);
+  }
 }
 
 async function shot(page, name) {
