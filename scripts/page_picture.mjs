@@ -128,8 +128,8 @@ async function moveCamera(page, o) {
     await page.waitForTimeout(300);
   };
   // from the view's top left: sky or the fixed ground, never a driven body (a left-drag there
-  // would grab it instead)
-  if (o.orbit) { await drag('left', o.orbit, [box.x + 40, box.y + 40]); log(`orbit ${o.orbit}`); }
+  // would grab it instead); right of the frame-rate meter there (a press on it only switches its mode)
+  if (o.orbit) { await drag('left', o.orbit, [box.x + 90, box.y + 60]); log(`orbit ${o.orbit}`); }
   if (o.pan) { await drag('right', o.pan, [box.x + box.width / 2, box.y + box.height / 2]); log(`pan ${o.pan}`); }
   if (o.zoom !== 1) {
     // OrbitControls dollies by 0.95^(|deltaY| / 100) per wheel event, towards its target
