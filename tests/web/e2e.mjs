@@ -48,7 +48,20 @@ function check(ok, what, detail = '') {
 }
 class Fatal extends Error {}
 function must(ok, what, detail) { if (!check(ok, what, detail)) throw new Fatal(what); }
-const sleep = (ms) => new Promise(r => setTimeout(r, ms));
+const sleep = (ms) => new Promise(r => setTimeout(r, ms));   // only as the interval of a polling loop
+/** Waits for n animation frames of the page (its requestAnimationFrame callbacks) and returns
+ *  { frames, seconds } (the window's length by the page's clock). A window the page's own frames
+ *  measure, where one is needed at all (the page draws, sends the drag and moves the camera at
+ *  its animation frames): on a loaded machine they come later, and so does what is waited for,
+ *  where a fixed time in ms would end the window early (CI runs on a loaded 2-core machine). */
+function animationFrames(pg, n) {
+  return pg.evaluate((n) => new Promise((resolve) => {
+    const t0 = performance.now();
+    let k = 0;
+    const tick = () => { if (++k >= n) resolve({ frames: k, seconds: (performance.now() - t0) / 1e3 }); else requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  }), n);
+}
 
 
 async function main() {
@@ -121,11 +134,15 @@ async function main() {
     s = await S();
     check(s.quality === 'reference' && s.step === 0 && s.dt <= dtInteractive, 'the quality selector rebuilds the scene at reference quality',
           `dt ${s.dt} (interactive ${dtInteractive}), step ${s.step}`);
+    // the rebuilt scene's first frame from the worker, then two animation frames: the view draws
+    // a new frame at the next one (it asks for a drawing), so the picture shows it
+    const framesBefore = s.frames;
     await page.selectOption('#quality', 'interactive');
-    await page.waitForFunction(() => window.suctionDebug.snapshot().quality === 'interactive', null, { timeout: 60000, polling: 100 });
+    await page.waitForFunction((f0) => { const x = window.suctionDebug.snapshot(); return x.quality === 'interactive' && x.loaded && x.frames > f0; },
+                               framesBefore, { timeout: 60000, polling: 100 });
+    await animationFrames(page, 2);
     s = await S();
     summary.quality = s.quality; summary.dt = s.dt;
-    await page.waitForTimeout(500);
     await shot(page, 'loaded');
     const checksum0 = s.positionsChecksum;
     {
@@ -158,11 +175,17 @@ async function main() {
     check(s.render.antialias === (s.render.quality === 'full') &&
           s.render.pixelRatio === (s.render.quality === 'full' ? dpr : dpr / 2),
           'fast drawing: no antialiasing, half the pixels per side', `antialias ${s.render.antialias}, pixel ratio ${s.render.pixelRatio}`);
+    // The window has to last (nothing happens to wait for): 180 animation frames, 3 s at 60 Hz,
+    // counted by the page's requestAnimationFrame, since what is checked is that the page does
+    // not draw at every animation frame. At most 5 drawings in 3 s, as before (the idle drawing
+    // once a second, and some slack), in proportion where the window lasted longer by the page's
+    // clock: a loaded machine's slower frames make a longer window, with more idle drawings.
     const draws0 = s.render.draws;
-    await page.waitForTimeout(3000);
+    const win = await animationFrames(page, 180);
     s = await S();
-    check(s.render.draws - draws0 <= 5, 'a paused page with nothing changing draws at most about once a second',
-          `${s.render.draws - draws0} drawings in 3 s`);
+    const drawn = s.render.draws - draws0, most = Math.max(5, Math.floor(5 * win.seconds / 3));
+    check(drawn <= most, 'a paused page with nothing changing draws at most about once a second',
+          `${drawn} drawings in ${win.frames} animation frames, ${win.seconds.toFixed(2)} s (at most ${most})`);
 
     // play until a cavity goes below ambient (or the scene ends)
     // as fast as the machine allows, up to real time
@@ -314,10 +337,15 @@ async function main() {
       log(`grab at (${g.x.toFixed(0)}, ${g.y.toFixed(0)})`);
       await page.mouse.move(g.x, g.y);
       await page.mouse.down();
-      for (let i = 1; i <= 12; ++i) { await page.mouse.move(g.x + 3 * i, g.y - 6 * i); await sleep(50); }
+      // one move per animation frame: the view sends the drag's target to the worker at each
+      for (let i = 1; i <= 12; ++i) { await page.mouse.move(g.x + 3 * i, g.y - 6 * i); await animationFrames(page, 1); }
       const during = await S();
       check(during.dragging, 'pointer-down on the cup starts a drag');
-      await sleep(300);
+      // held until the worker has taken the drag (the driver's offset moves), or the run has
+      // stopped (the scene's end: the loop below plays on)
+      await page.waitForFunction((o) => { const x = window.suctionDebug.snapshot(), d = x.driverOffsets[0];
+        return !x.playing || (d && Math.hypot(d[0] - o[0], d[1] - o[1], d[2] - o[2]) > 0); }, off0, { timeout: 60000, polling: 50 })
+        .catch(() => log('drag: the driver\'s offset did not move in 60 s while held'));
       await page.mouse.up();
       let moved = false, off = off0;
       for (let i = 0; i < 200 && !moved; ++i) {
@@ -442,8 +470,6 @@ async function main() {
   }
 }
 
-// pauses and waits until the worker has taken it: the step stops moving (steps already in flight
-// land first; a loaded machine took 5 more steps after the page said paused)
 // axe-core over the page as it is now: no serious or critical violation (`where` names the
 // state); returns every violation found, or null when axe-core is not installed (a failed check)
 async function checkAccessibility(pg, where) {
@@ -458,16 +484,24 @@ async function checkAccessibility(pg, where) {
   return found;
 }
 
+// pauses and waits until the worker has taken it: the step stops moving (steps already in flight
+// land first; a loaded machine took 5 more steps after the page said paused). Once the worker
+// says paused, at most one frame is still to come (the steps it ran before, sent when the page
+// acks the last frame, at its next animation frame); settled: no new frame and the same step
+// over 15 animation frames (250 ms at 60 Hz, longer where the page's frames come slower).
+// The button is pressed in the page, in the task that reads the page's state: pressed only while
+// the page says playing, it pauses; it cannot turn into a play where the run ends in between (a
+// click after a snapshot that said playing, once the scene's end had stopped it, played on).
 async function pauseSettled(page, S) {
-  let s = await S();
-  if (s.playing) await page.click('#play');
+  let s;
+  await page.evaluate(() => { if (window.suctionDebug.snapshot().playing) document.getElementById('play').click(); });
   await page.waitForFunction(() => !window.suctionDebug.snapshot().playing, null, { timeout: 30000, polling: 50 });
-  let last = -1;
+  let last = null;
   for (let i = 0; i < 300; ++i) {
     s = await S();
-    if (s.step === last) break;
-    last = s.step;
-    await sleep(250);
+    if (last && s.step === last.step && s.frames === last.frames) break;
+    last = s;
+    await animationFrames(page, 15);
   }
   return s;
 }
@@ -480,16 +514,14 @@ async function stepOnce(pg) {
 }
 
 async function checkPlots(page, S) {
-  // pause (the scene may reach its end just as #play is pressed, which then plays on: check again)
-  let s = await S();
-  for (let i = 0; i < 10 && (i === 0 || s.playing); ++i) {
-    if (s.playing) await page.click('#play');
-    await page.waitForTimeout(500);   // the last frame, and the plots' last redraw (at most 10 a second)
-    s = await S();
-  }
+  // paused, the last frame landed
+  let s = await pauseSettled(page, S);
   if (!check(!s.playing, 'paused for the plot checks')) return;
+  // the plots' last redraw (at most 10 a second): every sample received is drawn
+  await page.waitForFunction(() => { const p = window.suctionDebug.snapshot().plots; return p.samples > 0 && p.shown === p.samples; },
+                             null, { timeout: 30000, polling: 50 }).catch(() => log('plots: not every sample drawn after 30 s'));
   await page.locator('#plot-pressure').scrollIntoViewIfNeeded();
-  await page.waitForTimeout(100);
+  await plotAtRest(page, '#plot-pressure');
   s = await S();
   const P = s.plots, area = P.pressureArea;
   log(`plots: paused at t = ${s.time.toFixed(3)} s (playing ${s.playing}), ${P.samples} samples, span ${P.xMin} .. ${P.xMax}`);
@@ -504,7 +536,7 @@ async function checkPlots(page, S) {
   const x = area.left + (target.t - P.xMin) / (P.xMax - P.xMin) * area.width, y = area.top + area.height / 2;
   await page.mouse.move(x - 20, y);
   await page.mouse.move(x, y, { steps: 4 });
-  await page.waitForTimeout(200);
+  await legendReads(page, '#plot-pressure');
   s = await S();
   const legend = await page.$$eval('#plot-pressure .u-legend .u-series', rows => rows.map(r => ({
     label: (r.querySelector('.u-label') || {}).textContent || '', value: (r.querySelector('.u-value') || {}).textContent || '' })));
@@ -540,7 +572,8 @@ async function checkPlots(page, S) {
   const x1 = area.left + area.width / 3, x2 = area.left + 2 * area.width / 3;
   const span = [P.xMin + (P.xMax - P.xMin) / 3, P.xMin + 2 * (P.xMax - P.xMin) / 3];
   await page.mouse.move(x1, y); await page.mouse.down(); await page.mouse.move(x2, y, { steps: 6 }); await page.mouse.up();
-  await page.waitForTimeout(300);
+  await page.waitForFunction((w) => { const p = window.suctionDebug.snapshot().plots; return p.zoomed && p.xMax - p.xMin < 0.9 * w; },
+                             P.xMax - P.xMin, { timeout: 30000, polling: 50 }).catch(() => log('plots: no zoom after 30 s'));
   s = await S();
   const tol = 0.02 * (P.xMax - P.xMin);
   check(s.plots.zoomed && Math.abs(s.plots.xMin - span[0]) < tol && Math.abs(s.plots.xMax - span[1]) < tol,
@@ -552,7 +585,8 @@ async function checkPlots(page, S) {
         times.every(t => t >= s.plots.xMin - 1e-9 && t <= s.plots.xMax + 1e-9),
         'CSV export: the header with units, the time first, one row per sample shown', `${csv.length - 1} rows, ${s.plots.shown} shown; ${csv[0]}`);
   await page.dblclick('#plot-pressure .u-over');
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() => { const x = window.suctionDebug.snapshot(), p = x.plots;
+    return !p.zoomed && p.xMin <= 0 && p.xMax >= x.duration - 1e-9; }, null, { timeout: 30000, polling: 50 }).catch(() => log('plots: still zoomed 30 s after the double-click'));
   s = await S();
   check(!s.plots.zoomed && s.plots.xMin <= 0 && s.plots.xMax >= s.duration - 1e-9, 'a double-click shows the whole time span again',
         `${s.plots.xMin} .. ${s.plots.xMax}`);
@@ -581,7 +615,7 @@ async function checkPlots(page, S) {
   const fr = await page.locator('#plot-force .u-over').boundingBox();
   await page.mouse.move(fr.x + (tc - s.plots.xMin) / (s.plots.xMax - s.plots.xMin) * fr.width - 15, fr.y + fr.height / 2);
   await page.mouse.move(fr.x + (tc - s.plots.xMin) / (s.plots.xMax - s.plots.xMin) * fr.width, fr.y + fr.height / 2, { steps: 3 });
-  await page.waitForTimeout(200);
+  await legendReads(page, '#plot-force', ['holding force [N]', 'holding force (previous) [N]']);
   const rows = await page.$$eval('#plot-force .u-legend .u-series', r => r.map(x => ({
     label: (x.querySelector('.u-label') || {}).textContent || '', value: (x.querySelector('.u-value') || {}).textContent || '' })));
   const nowRow = rows.find(r => r.label === 'holding force [N]'), oldRow = rows.find(r => r.label === 'holding force (previous) [N]');
@@ -592,6 +626,33 @@ async function checkPlots(page, S) {
   await page.mouse.move(5, 5);
   // back to the top, where the 3D view is (the drag below aims at it)
   await page.evaluate(() => { window.scrollTo(0, 0); for (const e of document.querySelectorAll('aside')) e.scrollTop = 0; });
+}
+
+/** Waits until the chart `sel` lies still in the window (its plotting area at the same place at
+ *  two animation frames running, inside the viewport): after a scroll, before aiming at it. */
+function plotAtRest(page, sel) {
+  return page.waitForFunction((q) => {
+    const e = document.querySelector(`${q} .u-over`);
+    if (!e) return false;
+    const r = e.getBoundingClientRect(), key = [r.left, r.top, r.width, r.height].join();
+    const still = window.__e2eRect === key;
+    window.__e2eRect = key;
+    return still && r.top >= 0 && r.bottom <= window.innerHeight && r.width > 0;
+  }, sel, { timeout: 30000, polling: 'raf' }).catch(() => log(`${sel}: not at rest in the window after 30 s`));
+}
+
+/** Waits until the legend of the chart `sel` reads a sample under the cursor: its time row shows
+ *  a time (with `labels`: the cursor's, as the page's snapshot has it, over the pressure chart),
+ *  and each series labelled in `labels` shows a number. */
+function legendReads(page, sel, labels = null) {
+  return page.waitForFunction(([q, want]) => {
+    const rows = [...document.querySelectorAll(`${q} .u-legend .u-series`)].map(r => ({
+      label: (r.querySelector('.u-label') || {}).textContent || '', value: (r.querySelector('.u-value') || {}).textContent || '' }));
+    if (!rows.length || !/\d/.test(rows[0].value)) return false;
+    if (want) return want.every(l => rows.some(r => r.label === l && /\d/.test(r.value)));
+    const c = window.suctionDebug.snapshot().plots.cursor;
+    return c !== null && Math.abs(Number(rows[0].value) - c.t) <= 0.5e-4 + 1e-12;
+  }, [sel, labels], { timeout: 30000, polling: 50 }).catch(() => log(`${sel}: the legend did not read the cursor's sample in 30 s`));
 }
 
 // ---- lessons ----------------------------------------------------------------------------------------
@@ -960,11 +1021,12 @@ async function checkTouch(chromium, base) {
     if (s.drivers.length === 0) log(`note: scene '${SCENE}' has no driver: touch dragging not tested`);
     else {
       // the camera at rest first (the controls' damping after the orbit and the pinch), so that the grab point stays put
+      // (the damping moves it at each animation frame: compared 6 frames apart, 100 ms at 60 Hz)
       for (let i = 0, last = null; i < 600; ++i) {
         const c = (await S()).view.camera;
         if (last && dist(c.position, last.position) < 1e-4 * c.distance) break;
         last = c;
-        await sleep(100);
+        await animationFrames(pg, 6);
       }
       await pg.tap('#play');
       await pg.waitForFunction(() => { const x = window.suctionDebug.snapshot(); return x.step > 0 && x.grabPoint !== null; }, null, { timeout: 120000, polling: 100 });
