@@ -330,7 +330,10 @@ async function main() {
     if (s.drivers.length === 0) {
       log(`note: scene '${SCENE}' has no driver: dragging not tested`);
     } else {
-      if (!s.playing) await page.click('#play');   // keep stepping (past the scene's end if needed)
+      // aimed at a cup that stands still: paused, the grab point is where the cup is when the
+      // button goes down (playing, the handle moved away from it on a loaded machine between the
+      // snapshot and the press, and the press orbited the camera); played once the drag is on
+      s = await pauseSettled(page, S);
       await page.waitForFunction(() => window.suctionDebug.snapshot().grabPoint !== null, null, { timeout: 60000, polling: 200 });
       s = await S();
       const g = s.grabPoint, before = s.positionsChecksum, off0 = s.driverOffsets[0] || [0, 0, 0];
@@ -341,10 +344,11 @@ async function main() {
       for (let i = 1; i <= 12; ++i) { await page.mouse.move(g.x + 3 * i, g.y - 6 * i); await animationFrames(page, 1); }
       const during = await S();
       check(during.dragging, 'pointer-down on the cup starts a drag');
-      // held until the worker has taken the drag (the driver's offset moves), or the run has
-      // stopped (the scene's end: the loop below plays on)
-      await page.waitForFunction((o) => { const x = window.suctionDebug.snapshot(), d = x.driverOffsets[0];
-        return !x.playing || (d && Math.hypot(d[0] - o[0], d[1] - o[1], d[2] - o[2]) > 0); }, off0, { timeout: 60000, polling: 50 })
+      // play (pressed in the page: the mouse holds the drag), past the scene's end if it is
+      // there; held until the worker has taken the drag (the driver's offset moves)
+      await page.evaluate(() => document.getElementById('play').click());
+      await page.waitForFunction((o) => { const d = window.suctionDebug.snapshot().driverOffsets[0];
+        return d && Math.hypot(d[0] - o[0], d[1] - o[1], d[2] - o[2]) > 0; }, off0, { timeout: 60000, polling: 50 })
         .catch(() => log('drag: the driver\'s offset did not move in 60 s while held'));
       await page.mouse.up();
       let moved = false, off = off0;
@@ -1017,7 +1021,8 @@ async function checkTouch(chromium, base) {
           `grab ${one.dragging} (at ${a.x.toFixed(0)}, ${a.y.toFixed(0)}), dragging while pinched ${pinch.dragging}, distance ${d0.toExponential(4)} -> ` +
           `${s.view.camera.distance.toExponential(4)}, driver offset moved ${dist(offP, off0).toExponential(2)} m`);
 
-    // a finger on the cup drags it (as the mouse drag above): play, then drag from its grab point
+    // a finger on the cup drags it (as the mouse drag above): put down on its grab point while
+    // paused (the cup still, as the mouse's), moved, then played with the finger held
     if (s.drivers.length === 0) log(`note: scene '${SCENE}' has no driver: touch dragging not tested`);
     else {
       // the camera at rest first (the controls' damping after the orbit and the pinch), so that the grab point stays put
@@ -1028,12 +1033,20 @@ async function checkTouch(chromium, base) {
         last = c;
         await animationFrames(pg, 6);
       }
-      await pg.tap('#play');
-      await pg.waitForFunction(() => { const x = window.suctionDebug.snapshot(); return x.step > 0 && x.grabPoint !== null; }, null, { timeout: 120000, polling: 100 });
+      s = await pauseSettled(pg, S);
+      await pg.waitForFunction(() => window.suctionDebug.snapshot().grabPoint !== null, null, { timeout: 120000, polling: 100 });
       s = await S();
       const g = s.grabPoint, before = s.positionsChecksum, offA = s.driverOffsets[0] || [0, 0, 0];
       log(`phone: touch grab at (${g.x.toFixed(0)}, ${g.y.toFixed(0)})`);
-      const held = await gesture([[g.x, g.y]], [[g.x + 20, g.y - 60]], 12);
+      await touch('touchStart', [[g.x, g.y]]);
+      for (let i = 1; i <= 12; ++i) await touch('touchMove', [[g.x + 20 * i / 12, g.y - 60 * i / 12]]);
+      const held = await S();
+      // play (pressed in the page: a tap would be a second finger), held until the worker has taken the drag
+      await pg.evaluate(() => document.getElementById('play').click());
+      await pg.waitForFunction((o) => { const d = window.suctionDebug.snapshot().driverOffsets[0];
+        return d && Math.hypot(d[0] - o[0], d[1] - o[1], d[2] - o[2]) > 0; }, offA, { timeout: 60000, polling: 50 })
+        .catch(() => log('phone: the driver\'s offset did not move in 60 s while held'));
+      await touch('touchEnd', []);
       let moved = false, off = offA;
       for (let i = 0; i < 200 && !moved; ++i) {
         s = await S();
