@@ -61,6 +61,7 @@ def main():
             continue
         j = json.load(open(out_json))
         changes = ', '.join(c.replace('/settings/', '').replace('factorization/reuse=true', 'kept factorization')
+                           .replace('solver/subspace_every=10', 'subspace step')
                             for c in j['quality_changes'])
         nums = []
         for n in j['numbers']:

@@ -175,6 +175,9 @@ struct SolverSettings {
   int max_iterations = 300;    // iteration cap (stops earlier at the tolerance)
   double tolerance = 1e-6;     // on the common residual, natural_residual (the PGS stops
                                // when its largest change per sweep is below it as well)
+  /// pgs: an exact solve on the contacts that press and stick after every this many sweeps (the
+  /// subspace step, docs/method.md §8.9); 0: none (the paper's Algorithm 2)
+  int subspace_every = 0;
 };
 
 /// Friction coefficient of a pair of materials (overrides the per-material rule).

@@ -53,9 +53,10 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   if (!v) return rules;
   ObjectView o(r, *v, "/settings/interactive",
                {"enabled", "time_step_factor", "max_dt", "factorization_reuse", "follow_rotation", "max_resolution",
-                "compare"},
+                "solver_subspace", "compare"},
                "an interactive-quality object {\"enabled\": bool, \"time_step_factor\": x, \"max_dt\": s, "
-               "\"factorization_reuse\": bool, \"follow_rotation\": bool, \"max_resolution\": n, \"compare\": [...]}");
+               "\"factorization_reuse\": bool, \"follow_rotation\": bool, \"max_resolution\": n, "
+               "\"solver_subspace\": n, \"compare\": [...]}");
   if (!o.valid()) return rules;
   // read before the parameters are evaluated (it changes what they see): plain numbers only
   auto plain = [&](const char* key) {
@@ -73,6 +74,8 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   rules.factorization_reuse = o.boolean("factorization_reuse", rules.factorization_reuse);
   rules.follow_rotation = o.boolean("follow_rotation", rules.follow_rotation);
   if (plain("max_resolution")) rules.max_resolution = o.integer("max_resolution", 0, Bounds::at_least(6));
+  if (plain("solver_subspace"))
+    rules.solver_subspace = o.integer("solver_subspace", rules.solver_subspace, Bounds::at_least(0));
   if (const Json* c = o.find("compare")) {
     const std::string cp = o.at("compare");
     if (!c->is_array() || c->empty()) {
@@ -121,6 +124,19 @@ std::vector<std::string> apply_interactive(Json& doc, const InteractiveRules& ru
         !f.contains("follow_rotation")) {
       f["follow_rotation"] = true;
       changes.push_back("/settings/factorization/follow_rotation=true");
+    }
+  }
+  // the pgs method's subspace step (solver/pgs.cpp): a solve that converges within its cap
+  if (rules.solver_subspace > 0 && !user_set(user_pointers, "/settings/solver/subspace_every") &&
+      !user_set(user_pointers, "/settings/solver/method")) {
+    const Json* solver = child(settings, "solver");
+    const Json* method = solver ? child(*solver, "method") : nullptr;
+    const bool pgs = !method || (method->is_string() && *method == "pgs");
+    if (pgs && (!solver || (solver->is_object() && !solver->contains("subspace_every")))) {
+      Json& so = settings["solver"];
+      if (so.is_null()) so = Json::object();
+      so["subspace_every"] = rules.solver_subspace;
+      changes.push_back("/settings/solver/subspace_every=" + std::to_string(rules.solver_subspace));
     }
   }
   if (settings.empty()) doc.erase("settings");

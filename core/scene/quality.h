@@ -30,6 +30,9 @@ struct InteractiveRules {
   /// off unless a scene asks: on the page's scenes it saves no factorization (docs/validation.md)
   bool follow_rotation = false;
   int max_resolution = 0;          // > 0: generated FEM meshes' "resolution" capped at it; 0: kept
+  /// the pgs method's subspace step after every this many sweeps (SolverSettings::subspace_every);
+  /// 0: the scene's own setting
+  int solver_subspace = 10;
   std::vector<std::string> compare;  // the story numbers `suction quality` compares (empty: defaults)
 };
 

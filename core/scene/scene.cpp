@@ -171,7 +171,7 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
     s.limits.max_triangles = lo.number("max_triangles", s.limits.max_triangles, Bounds::at_least(4));
   }
   if (const Json* solver = o.find("solver")) {
-    ObjectView so(r, *solver, o.at("solver"), {"method", "max_iterations", "tolerance"});
+    ObjectView so(r, *solver, o.at("solver"), {"method", "max_iterations", "tolerance", "subspace_every"});
     s.solver.method = so.string("method", s.solver.method);
     try {  // the factory decides, as for the backend below
       check_constraint_solver(s.solver.method);
@@ -180,6 +180,10 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
     }
     s.solver.max_iterations = so.integer("max_iterations", s.solver.max_iterations, Bounds::at_least(1));
     s.solver.tolerance = so.number("tolerance", s.solver.tolerance, Bounds::positive());
+    s.solver.subspace_every = so.integer("subspace_every", s.solver.subspace_every, Bounds::at_least(0));
+    if (s.solver.subspace_every > 0 && s.solver.method != "pgs")
+      r.issue(so.at("subspace_every"), "the subspace step belongs to the pgs method; method '" + s.solver.method +
+                                           "' has none (set it to 0 or leave it out)");
   }
   if (const Json* fac = o.find("factorization")) {
     ObjectView fo(r, *fac, o.at("factorization"), {"reuse", "max_cg_iterations", "max_age", "follow_rotation"},

@@ -43,10 +43,129 @@ double cavity_pressure(double a, double volume_eff, CavityRow& row) {
 
 namespace {
 
-// contacts and cavities (no soft rows): the Gauss-Seidel loop; u (= u_free + W λ) out
+/// a contact sticks (the subspace step holds its three rows as equalities) when its tangential
+/// force is inside the disk by more than this share of μ λ_n
+constexpr double kStickMargin = 1e-3;
+/// added to the diagonal of W on the set, relative to its mean (SubspaceStep)
+constexpr double kSubspaceRegularization = 1e-9;
+
+/// The subspace step (docs/method.md §8.9; the PGS subspace minimization of Silcowitz-Niebe,
+/// Erleben and Niebe 2010): the sweeps have found which contacts press and stick, so on that set
+/// the rows are linear equalities, solved exactly at once (a Cholesky factor of W on the set,
+/// kept while the set stays the same); the cavities' gas laws are solved on the Schur complement
+/// of the set, the contacts that slide or are free keep their forces.  The result, projected
+/// on the cones, replaces λ only when its common residual is lower; the sweeps go on from there
+/// either way, so the fixed point and the stopping test are the plain PGS's.
+class SubspaceStep {
+ public:
+  /// true when λ (and u = u_free + W λ) were replaced
+  bool apply(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
+             const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h, VecX& lambda, VecX& u) {
+    const int nc = static_cast<int>(gap.size());
+    const int np = static_cast<int>(cavities.size());
+    const ConstraintLayout layout{nc, np};
+    rows_.clear();
+    for (int k = 0; k < nc; ++k) {
+      const int i = layout.contact_row(k);
+      if (!(lambda[i] > 0.0) || !(W(i, i) > 0.0)) continue;
+      if (mu[k] == 0.0) {  // frictionless: the tangents carry nothing, the normal is an equality
+        rows_.push_back(i);
+      } else if (lambda.segment<2>(i + 1).norm() < (1.0 - kStickMargin) * mu[k] * lambda[i]) {
+        rows_.insert(rows_.end(), {i, i + 1, i + 2});
+      }
+    }
+    const int m = static_cast<int>(rows_.size());
+    if (m == 0) return false;
+    if (rows_ != factored_) {  // a new set: factor W on it, and the cavities' Schur complement
+      factored_.clear();
+      Eigen::MatrixXd Waa(m, m);
+      for (int b = 0; b < m; ++b)
+        for (int a = 0; a < m; ++a) Waa(a, b) = W(rows_[a], rows_[b]);
+      // a rigid body on more contacts than its six degrees of freedom makes W_AA singular (the
+      // forces that balance it are not unique): a relative 1e-9 on the diagonal picks one
+      Waa.diagonal().array() += kSubspaceRegularization * Waa.diagonal().mean();
+      llt_.compute(Waa);
+      if (llt_.info() != Eigen::Success) return false;
+      Wap_.resize(m, np);
+      for (int k = 0; k < np; ++k)
+        for (int a = 0; a < m; ++a) Wap_(a, k) = W(rows_[a], layout.cavity_row(k));
+      S_ = -llt_.solve(Wap_);  // λ_A = x0 + S λ_P
+      Wpp_.resize(np, np);     // W_PP + W_PA S: the pressure rows once the set has answered
+      for (int k = 0; k < np; ++k)
+        for (int q = 0; q < np; ++q) Wpp_(k, q) = W(layout.cavity_row(k), layout.cavity_row(q));
+      if (np > 0) Wpp_.noalias() += Wap_.transpose() * S_;
+      factored_ = rows_;
+    }
+    // the right-hand side: each row's target velocity less what the forces outside the set give
+    // (W λ = u − u_free, less the set's and the cavities' own columns)
+    VecX la(m), lp(np);
+    for (int a = 0; a < m; ++a) la[a] = lambda[rows_[a]];
+    for (int k = 0; k < np; ++k) lp[k] = lambda[layout.cavity_row(k)];
+    VecX b(m);
+    for (int a = 0; a < m; ++a) {
+      const int i = rows_[a];
+      // (W λ)_n = −gap/h closes the gap at the end of the step; (W λ)_t = −u_free,t stops the slide
+      const double target = i % ConstraintLayout::kRowsPerContact == 0 ? -gap[i / ConstraintLayout::kRowsPerContact] / h : -u_free[i];
+      b[a] = target - (u[i] - u_free[i]);
+    }
+    b.noalias() += llt_.matrixL() * (llt_.matrixU() * la);  // + W_AA λ_A
+    if (np > 0) b.noalias() += Wap_ * lp;                   // + W_AP λ_P
+    const VecX x0 = llt_.solve(b);
+    // the cavities on the Schur complement: P_k from V_free + h (W λ)_k with the set answering,
+    // Gauss-Seidel over the cavities (exact for one)
+    if (np > 0) {
+      VecX base(np);  // (W λ)_P from the forces outside the set, plus the set's x0
+      for (int k = 0; k < np; ++k) {
+        const int i = layout.cavity_row(k);
+        double own = 0.0;
+        for (int a = 0; a < m; ++a) own += W(i, rows_[a]) * la[a];
+        for (int q = 0; q < np; ++q) own += W(i, layout.cavity_row(q)) * lp[q];
+        base[k] = (u[i] - u_free[i]) - own + Wap_.col(k).dot(x0);
+      }
+      for (int pass = 0; pass < 100; ++pass) {
+        double change = 0.0;
+        for (int k = 0; k < np; ++k) {
+          CavityRow row = cavities[k];  // a copy: cavity_pressure writes the outflow
+          const double a = h * Wpp_(k, k);
+          const double v_eff = row.volume_free + h * (base[k] + Wpp_.row(k).dot(lp) - Wpp_(k, k) * lp[k]);
+          const double p = cavity_pressure(a, v_eff, row) - row.p_atm;
+          change = std::max(change, std::abs(p - lp[k]));
+          lp[k] = p;
+        }
+        if (np == 1 || change <= 1e-12 * kPAtm) break;
+      }
+    }
+    VecX trial = lambda;
+    const VecX xa = np > 0 ? VecX(x0 + S_ * lp) : x0;
+    for (int a = 0; a < m; ++a) trial[rows_[a]] = xa[a];
+    for (int k = 0; k < np; ++k) trial[layout.cavity_row(k)] = lp[k];
+    for (int k = 0; k < nc; ++k) {  // on the cones
+      const int i = layout.contact_row(k);
+      trial[i] = std::max(0.0, trial[i]);
+      const double limit = mu[k] * trial[i];
+      const double norm = trial.segment<2>(i + 1).norm();
+      if (norm > limit) trial.segment<2>(i + 1) *= norm > 0.0 ? limit / norm : 0.0;
+    }
+    VecX trial_u = u_free;
+    trial_u.noalias() += W * trial;
+    const RowProblem p = RowProblem::of(W, u_free, gap, mu, cavities, h);
+    if (!(natural_residual(p, trial, trial_u - u_free) < natural_residual(p, lambda, u - u_free))) return false;
+    lambda = trial;
+    u = trial_u;
+    return true;
+  }
+
+ private:
+  std::vector<int> rows_, factored_;
+  Eigen::LLT<Eigen::MatrixXd> llt_;
+  Eigen::MatrixXd Wap_, S_, Wpp_;
+};
+
+// contacts and cavities (no soft rows): the Gauss-Seidel loop; u (= u_free + W λ) out.
+// subspace_every > 0: a subspace step after every that many sweeps (SubspaceStep)
 PgsResult pgs_rows(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
                    const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h,
-                   int max_iterations, double tolerance, VecX& lambda, VecX& u) {
+                   int max_iterations, double tolerance, int subspace_every, VecX& lambda, VecX& u) {
   const int nc = static_cast<int>(gap.size());
   const int np = static_cast<int>(cavities.size());
   const ConstraintLayout layout{nc, np};
@@ -55,6 +174,10 @@ PgsResult pgs_rows(const Eigen::MatrixXd& W, const VecX& u_free, const std::vect
   // u = u_free + W λ kept up to date incrementally (column updates)
   u = u_free + W * lambda;
   VecX du(u.size());  // a contact's column update, evaluated here instead of a temporary per row
+  SubspaceStep subspace;
+  // the sweep after which the next subspace step runs; a step that did not lower the residual
+  // (sliding contacts, which it holds fixed, dominate) doubles the wait for the next
+  int subspace_wait = subspace_every, subspace_next = subspace_every;
   for (int it = 0; it < max_iterations; ++it) {
     double max_change = 0.0, max_force = 0.0;
     for (int k = 0; k < nc; ++k) {
@@ -110,6 +233,11 @@ PgsResult pgs_rows(const Eigen::MatrixXd& W, const VecX& u_free, const std::vect
       const RowProblem p = RowProblem::of(W, u_free, gap, mu, cavities, h);
       if (natural_residual(p, lambda, u - u_free) <= tolerance) break;
     }
+    // (never after the last sweep: a sweep follows every step and sets the cavities' pressures)
+    if (subspace_every > 0 && it + 1 == subspace_next && it + 1 < max_iterations) {
+      subspace_wait = subspace.apply(W, u_free, gap, mu, cavities, h, lambda, u) ? subspace_every : 2 * subspace_wait;
+      subspace_next += subspace_wait;
+    }
   }
   return result;
 }
@@ -122,7 +250,7 @@ class PgsSolver final : public ConstraintSolver {
     // own measure (the largest change in a sweep), and the caller takes the common residual
     VecX u;
     const PgsResult r = pgs_rows(*p.W, *p.u_free, *p.gap, *p.mu, *p.cavities, p.h, p.max_iterations, p.tolerance,
-                                 lambda, u);
+                                 p.subspace_every, lambda, u);
     if (u.size() == p.u_free->size()) w_lambda = u - *p.u_free;
     else w_lambda.setZero(p.u_free->size());
     return r.iterations;

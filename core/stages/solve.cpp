@@ -60,7 +60,8 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
   const SolveResult r =
       solve_constraints_with(*work.solver, work.W, work.compliance->device_matrix(layout.count()), work.u_free, gap,
                              mu, cavities, work.soft_rows, model.settings.dt,
-                             model.settings.solver.max_iterations, model.settings.solver.tolerance, work.lambda);
+                             model.settings.solver.max_iterations, model.settings.solver.tolerance, work.lambda,
+                             model.settings.solver.subspace_every);
   for (int k = 0; k < np; ++k) {
     CavityState& c = state.cavities[work.cavity_index[k]];
     const CavityRow& row = cavities[k];

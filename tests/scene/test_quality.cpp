@@ -55,9 +55,12 @@ TEST(Quality, InteractiveDoublesTheStepAndKeepsTheFactorization) {
   EXPECT_DOUBLE_EQ(m.settings.dt, 0.02);
   EXPECT_TRUE(m.settings.factorization.reuse);
   EXPECT_FALSE(m.settings.factorization.follow_rotation) << "the turned factor only where a scene asks";
-  ASSERT_EQ(m.quality_changes.size(), 2u);
+  EXPECT_EQ(m.settings.solver.subspace_every, 10) << "the pgs's subspace step";
+  ASSERT_EQ(m.quality_changes.size(), 3u);
   EXPECT_EQ(m.quality_changes[0], "/settings/dt=0.02");
   EXPECT_EQ(m.quality_changes[1], "/settings/factorization/reuse=true");
+  EXPECT_EQ(m.quality_changes[2], "/settings/solver/subspace_every=10");
+  EXPECT_EQ(ref.settings.solver.subspace_every, 0) << "the reference is the paper's Algorithm 2";
   // the meshes are the reference's unless the scene allows coarser ones
   EXPECT_EQ(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());
 }
@@ -69,7 +72,7 @@ TEST(Quality, TheStepIsCappedAndNeverShortened) {
   doc["settings"]["dt"] = 0.025;  // already above the cap: kept
   Model m = load(doc, Quality::Interactive);
   EXPECT_DOUBLE_EQ(m.settings.dt, 0.025);
-  ASSERT_EQ(m.quality_changes.size(), 1u);  // the factorization only
+  ASSERT_EQ(m.quality_changes.size(), 2u);  // the factorization and the solver only
   doc["settings"]["dt"] = 0.002;
   doc["settings"]["interactive"] = {{"time_step_factor", 3}, {"max_dt", 0.005}};
   EXPECT_DOUBLE_EQ(load(doc, Quality::Interactive).settings.dt, 0.005);
@@ -83,9 +86,11 @@ TEST(Quality, TheStepIsCappedAndNeverShortened) {
 
 TEST(Quality, TheUsersOverridesWin) {
   const Model m = load(cup_scene(), Quality::Interactive,
-                       {parse_override("/settings/dt=0.005"), parse_override("/settings/factorization={\"reuse\": false}")});
+                       {parse_override("/settings/dt=0.005"), parse_override("/settings/factorization={\"reuse\": false}"),
+                        parse_override("/settings/solver={\"subspace_every\": 3}")});
   EXPECT_DOUBLE_EQ(m.settings.dt, 0.005);
   EXPECT_FALSE(m.settings.factorization.reuse);
+  EXPECT_EQ(m.settings.solver.subspace_every, 3);
   EXPECT_TRUE(m.quality_changes.empty());
 }
 
@@ -110,7 +115,7 @@ TEST(Quality, ASceneCanTurnTheKeptFactorizationWithItsNodes) {
   EXPECT_TRUE(m.settings.factorization.reuse);
   EXPECT_TRUE(m.settings.factorization.follow_rotation);
   EXPECT_EQ(m.settings.factorization.max_cg_iterations, 6);
-  ASSERT_EQ(m.quality_changes.size(), 3u);
+  ASSERT_EQ(m.quality_changes.size(), 4u);
   EXPECT_EQ(m.quality_changes[2], "/settings/factorization/follow_rotation=true");
   const Model ref = load(doc, Quality::Reference);
   EXPECT_FALSE(ref.settings.factorization.reuse);
@@ -125,17 +130,40 @@ TEST(Quality, CoarserGeneratedMeshesOnlyWhereTheSceneAllowsThem) {
   doc["settings"]["interactive"] = {{"max_resolution", 12}};
   const Model ref = load(doc, Quality::Reference);
   const Model m = load(doc, Quality::Interactive);
-  ASSERT_EQ(m.quality_changes.size(), 3u);
-  EXPECT_EQ(m.quality_changes[2], "/bodies/0/mesh/resolution=12");
+  ASSERT_EQ(m.quality_changes.size(), 4u);
+  EXPECT_EQ(m.quality_changes[3], "/bodies/0/mesh/resolution=12");
   EXPECT_LT(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());  // 12 segments around, not 16
   // a resolution below the cap, or written as an expression, is left as it is
   doc["bodies"][0]["mesh"]["resolution"] = 10;
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 2u);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 3u);
   doc["bodies"][0]["mesh"]["resolution"] = "=8 + 8";
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 2u);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 3u);
   // the user's own resolution wins
   doc["bodies"][0]["mesh"]["resolution"] = 16;
-  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/0/mesh/resolution=20")}).quality_changes.size(), 2u);
+  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/0/mesh/resolution=20")}).quality_changes.size(), 3u);
+}
+
+// The pgs's subspace step at interactive quality: only for the pgs, never over the scene's or the
+// user's own word, off where the scene says 0; asked of another method, a clear error.
+TEST(Quality, TheSubspaceStepOnlyForThePgsAndOnlyWhereNobodySaidOtherwise) {
+  Json doc = cup_scene();
+  doc["settings"]["solver"] = {{"method", "apgd"}};
+  EXPECT_EQ(load(doc, Quality::Interactive).settings.solver.subspace_every, 0) << "apgd has no subspace step";
+  doc["settings"]["solver"] = {{"method", "pgs"}, {"subspace_every", 4}};
+  EXPECT_EQ(load(doc, Quality::Interactive).settings.solver.subspace_every, 4) << "the scene's own";
+  EXPECT_EQ(load(doc, Quality::Reference).settings.solver.subspace_every, 4) << "at reference too, where it asks";
+  doc["settings"]["solver"] = {{"method", "pgs"}};
+  doc["settings"]["interactive"] = {{"solver_subspace", 0}};
+  EXPECT_EQ(load(doc, Quality::Interactive).settings.solver.subspace_every, 0) << "a scene can turn it off";
+  doc["settings"]["interactive"] = {{"solver_subspace", 25}};
+  EXPECT_EQ(load(doc, Quality::Interactive).settings.solver.subspace_every, 25);
+  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/settings/solver/method=\"uzawa\"")}).settings.solver.subspace_every, 0)
+      << "the user chose another method";
+  doc["settings"]["interactive"] = {{"solver_subspace", -1}};
+  scene_issues::expect_single_issue(doc, "/settings/interactive/solver_subspace", ">= 0");
+  doc["settings"].erase("interactive");
+  doc["settings"]["solver"] = {{"method", "apgd"}, {"subspace_every", 10}};
+  scene_issues::expect_single_issue(doc, "/settings/solver/subspace_every", "belongs to the pgs method");
 }
 
 TEST(Quality, ABadInteractiveBlockIsReportedWithItsPointer) {

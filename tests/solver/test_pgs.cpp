@@ -2,13 +2,17 @@
 // elimination.  The oracles every method must pass are in test_solvers.cpp (pgs included).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
+#include "common/types.h"
 #include "solver/pgs.h"
+#include "solver/solver.h"
 
 using namespace suction;
 
 namespace {
 // a point mass m resting on a plane: W = h/m I (3 rows)
-Eigen::MatrixXd point_mass_W(double m, double h) { return (h / m) * Eigen::MatrixXd::Identity(3, 3); }
+Eigen::MatrixXd point_mass_compliance(double m, double h) { return (h / m) * Eigen::MatrixXd::Identity(3, 3); }
 }  // namespace
 
 TEST(Pgs, RestingPointMassCarriesItsWeight) {
@@ -17,7 +21,7 @@ TEST(Pgs, RestingPointMassCarriesItsWeight) {
   VecX u_free(3);
   u_free << -g * h, 0, 0;
   VecX lambda = VecX::Zero(3);
-  const auto r = solve_contacts_pgs(point_mass_W(m, h), u_free, {-g * h * h}, {0.5}, h, 50, 1e-12, lambda);
+  const auto r = solve_contacts_pgs(point_mass_compliance(m, h), u_free, {-g * h * h}, {0.5}, h, 50, 1e-12, lambda);
   // end gap = gap + h (Wλ)_n = 0  ->  λ = m g (h... ) : h (h/m) λ = g h²  -> λ = m g
   EXPECT_NEAR(lambda[0], m * g, 1e-9);
   EXPECT_NEAR(lambda[1], 0.0, 1e-12);
@@ -51,7 +55,7 @@ TEST(Pgs, AStiffSpringCoupledToAContactConvergesAtOnce) {
   // ratio close to 1; eliminating the spring leaves one contact with the reduced compliance
   const double m = 0.01, h = 0.01, g = 9.81, k = 1e5, e = 1e-4;
   Eigen::MatrixXd W = Eigen::MatrixXd::Zero(4, 4);
-  W.topLeftCorner(3, 3) = point_mass_W(m, h);
+  W.topLeftCorner(3, 3) = point_mass_compliance(m, h);
   W(3, 3) = W(0, 3) = W(3, 0) = h / m;
   VecX u_free = VecX::Zero(4);
   u_free[0] = u_free[3] = -g * h;
@@ -62,4 +66,137 @@ TEST(Pgs, AStiffSpringCoupledToAContactConvergesAtOnce) {
   EXPECT_LE(r.iterations, 3);
   EXPECT_NEAR(lambda[3], -k * e, 1e-9 * k * e);
   EXPECT_NEAR(lambda[0], m * g + k * e, 1e-9 * k * e);
+}
+
+namespace {
+
+/// A soft patch over a cavity (the shape of the page's slow solves): an n × n grid of point
+/// masses joined by springs to their neighbours, falling onto the ground; the rim's nodes touch it
+/// (a contact block each: z, x, y), the inner nodes cover a cavity (∂V/∂z = area per node).
+/// W = h H (M + h² K)⁻¹ Hᵀ; stiff springs against light masses couple every contact to every
+/// other, which is what makes Gauss-Seidel crawl.
+struct SoftPatch {
+  Eigen::MatrixXd W;
+  VecX u_free;
+  std::vector<double> gap, mu;
+  std::vector<CavityRow> cavities;
+  double h = 0.01;
+  int contacts = 0;
+};
+
+SoftPatch soft_patch(int n, bool with_cavity) {
+  const double m = 1e-3, k = 1e3, area = 1e-4, v_down = -0.1, v_side = 0.005;
+  const int nodes = n * n;
+  SoftPatch p;
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(3 * nodes, 3 * nodes);
+  auto at = [n](int i, int j) { return i * n + j; };
+  for (int a = 0; a < nodes; ++a) A.block<3, 3>(3 * a, 3 * a) += m * Mat3::Identity();
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (const auto& [di, dj] : {std::pair{1, 0}, std::pair{0, 1}}) {
+        if (i + di >= n || j + dj >= n) continue;
+        const int a = at(i, j), b = at(i + di, j + dj);
+        const Mat3 kk = p.h * p.h * k * Mat3::Identity();
+        A.block<3, 3>(3 * a, 3 * a) += kk;
+        A.block<3, 3>(3 * b, 3 * b) += kk;
+        A.block<3, 3>(3 * a, 3 * b) -= kk;
+        A.block<3, 3>(3 * b, 3 * a) -= kk;
+      }
+  std::vector<Eigen::RowVectorXd> rows;
+  VecX v_free(3 * nodes);
+  for (int a = 0; a < nodes; ++a) v_free.segment<3>(3 * a) = Vec3(v_side, 0.0, v_down);
+  Eigen::RowVectorXd cavity = Eigen::RowVectorXd::Zero(3 * nodes);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const int a = at(i, j);
+      const bool rim = i == 0 || j == 0 || i == n - 1 || j == n - 1;
+      if (rim || !with_cavity) {
+        for (int d : {2, 0, 1}) {  // normal z, tangents x, y
+          Eigen::RowVectorXd r = Eigen::RowVectorXd::Zero(3 * nodes);
+          r[3 * a + d] = 1.0;
+          rows.push_back(r);
+        }
+        p.gap.push_back(p.h * v_down);  // at the ground at the start: the free step ends below it
+        p.mu.push_back(0.8);
+        ++p.contacts;
+      } else {
+        cavity[3 * a + 2] = area;
+      }
+    }
+  if (with_cavity) rows.push_back(cavity);
+  Eigen::MatrixXd H(rows.size(), 3 * nodes);
+  for (size_t r = 0; r < rows.size(); ++r) H.row(r) = rows[r];
+  p.W = p.h * H * A.ldlt().solve(H.transpose());
+  p.W = 0.5 * (p.W + p.W.transpose()).eval();
+  p.u_free = H * v_free;
+  if (with_cavity) {
+    const double inner = (n - 2) * (n - 2) * area;
+    CavityRow c;
+    const double v0 = inner * 2e-3;  // 2 mm of air under the patch
+    c.volume_free = v0 + p.h * p.u_free[3 * p.contacts];
+    c.air = kPAtm * v0;
+    c.p_max = 2.0 * kPAtm;  // a sealed cavity: the air stays
+    p.cavities.push_back(c);
+  }
+  return p;
+}
+
+}  // namespace
+
+// The subspace step (docs/method.md §8.9) on a patch whose rim sticks: the same end-of-step
+// velocities as the plain sweeps' converged answer (to the tolerance: the forces themselves are
+// unique here), in a few sweeps instead of hundreds, with and without a cavity row.
+TEST(Pgs, TheSubspaceStepSolvesASoftPatchInAFewSweepsToThePlainAnswer) {
+  for (const bool with_cavity : {false, true}) {
+    SCOPED_TRACE(with_cavity ? "over a cavity" : "on the ground");
+    SoftPatch p = soft_patch(8, with_cavity);
+    const double tol = 1e-9;
+    std::vector<CavityRow> plain_cav = p.cavities, sub_cav = p.cavities;
+    VecX plain = VecX::Zero(p.W.rows()), sub = plain;
+    const SolveResult rp = solve_constraints_with(*make_pgs_solver(), p.W, nullptr, p.u_free, p.gap, p.mu, plain_cav,
+                                                  {}, p.h, 100000, tol, plain);
+    const SolveResult rs = solve_constraints_with(*make_pgs_solver(), p.W, nullptr, p.u_free, p.gap, p.mu, sub_cav, {},
+                                                  p.h, 100000, tol, sub, 10);
+    std::printf("soft patch%s: plain pgs %d sweeps, with the subspace step %d\n", with_cavity ? " over a cavity" : "",
+                rp.iterations, rs.iterations);
+    ASSERT_TRUE(rp.converged) << rp.residual;
+    ASSERT_TRUE(rs.converged) << rs.residual;
+    EXPECT_LE(rs.iterations, 40);
+    EXPECT_GE(rp.iterations, 5 * rs.iterations) << "the patch no longer makes the sweeps crawl: the test shows nothing";
+    // every rim node sticks and presses
+    for (int k = 0; k < p.contacts; ++k) {
+      EXPECT_GT(sub[3 * k], 0.0);
+      EXPECT_LT(sub.segment<2>(3 * k + 1).norm(), 0.8 * sub[3 * k]);
+    }
+    const VecX up = p.u_free + p.W * plain, us = p.u_free + p.W * sub;
+    EXPECT_LT((us - up).cwiseAbs().maxCoeff(), 1e-6 * p.u_free.cwiseAbs().maxCoeff());
+    EXPECT_LT((sub - plain).cwiseAbs().maxCoeff(), 1e-6 * plain.cwiseAbs().maxCoeff());
+    if (with_cavity) {
+      EXPECT_NEAR(sub_cav[0].pressure, plain_cav[0].pressure, 1e-6 * kPAtm);
+      EXPECT_GT(sub_cav[0].pressure, kPAtm) << "the falling patch squeezes the air";
+    }
+  }
+}
+
+// A point mass on four contacts (more rows than its three degrees of freedom: W on the set is
+// singular, the forces that hold it are not unique): the subspace step still finds forces that
+// carry the weight, and the solve converges.
+TEST(Pgs, TheSubspaceStepCarriesABodyOnMoreContactsThanItsDegreesOfFreedom) {
+  const double m = 2.0, h = 0.01, g = 9.81;
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(12, 3);
+  for (int c = 0; c < 4; ++c) H.block<3, 3>(3 * c, 0) << 0, 0, 1, 1, 0, 0, 0, 1, 0;  // rows z, x, y
+  const Eigen::MatrixXd W = (h / m) * H * H.transpose();
+  const VecX u_free = H * Vec3(0.01, 0.0, -g * h);  // falling, and sliding a little sideways
+  const std::vector<double> gap(4, -g * h * h), mu(4, 0.5);
+  std::vector<CavityRow> none;
+  for (const int every : {1, 10}) {
+    VecX lambda = VecX::Zero(12);
+    const SolveResult r =
+        solve_constraints_with(*make_pgs_solver(), W, nullptr, u_free, gap, mu, none, {}, h, 1000, 1e-10, lambda, every);
+    ASSERT_TRUE(r.converged) << r.residual;
+    double fz = 0.0, fx = 0.0;
+    for (int c = 0; c < 4; ++c) fz += lambda[3 * c], fx += lambda[3 * c + 1];
+    EXPECT_NEAR(fz, m * g, 1e-8 * m * g) << "the end-of-step gap closes";
+    EXPECT_NEAR(fx, -m * 0.01 / h, 1e-8 * m * g) << "friction stops the slide (μ m g > m v / h)";
+  }
 }

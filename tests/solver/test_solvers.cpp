@@ -57,9 +57,11 @@ class Solvers : public ::testing::TestWithParam<std::string> {
   SolveResult solve(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
                     const std::vector<double>& mu, std::vector<CavityRow>& cavities, const std::vector<SoftRow>& soft,
                     double h, VecX& lambda, double tolerance = 1e-10, int max_iterations = 5000) {
-    auto method = make_constraint_solver(GetParam());
+    // "pgs_subspace": the pgs with its subspace step after every sweep (the most it can do)
+    const bool subspace = GetParam() == "pgs_subspace";
+    auto method = make_constraint_solver(subspace ? "pgs" : GetParam());
     return solve_constraints_with(*method, W, nullptr, u_free, gap, mu, cavities, soft, h, max_iterations, tolerance,
-                                  lambda);
+                                  lambda, subspace ? 1 : 0);
   }
 };
 
@@ -325,7 +327,7 @@ TEST_P(Solvers, AFailedSolveSaysSo) {
   EXPECT_GT(r.residual, 1e-12);
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, Solvers, ::testing::Values("pgs", "apgd", "uzawa"),
+INSTANTIATE_TEST_SUITE_P(Methods, Solvers, ::testing::Values("pgs", "pgs_subspace", "apgd", "uzawa"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 TEST(SolverResidual, IsZeroAtASolutionAndMeasuresAWrongForce) {
