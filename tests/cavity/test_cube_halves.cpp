@@ -35,7 +35,7 @@ struct Hanging {  // means over the final hold (the last 0.4 s)
   double hand = 0;              // hand force [N]
 };
 
-struct Story {
+struct HalvesRun {
   double z_rest = 0, lift = 0, lift_max = 0;   // the lower half's centre: at rest; lifted at the end, at most [m]
   double w_lower = 0, w_upper = 0;             // weights from the model's lumped masses [N]
   double a_outline = 0;                        // the pocket's outline polygon's area (generator) [m²]
@@ -46,7 +46,7 @@ struct Story {
   Hanging h;
 };
 
-Story run(const std::vector<std::string>& sets, bool pocket = true) {
+HalvesRun halves_run(const std::vector<std::string>& sets, bool pocket = true) {
   std::vector<SceneOverride> o;
   for (const auto& s : sets) o.push_back(parse_override(s));
   Simulation sim(load_scene_file(std::string(SUCTION_SCENES_DIR) + "/cube_halves.json", o));
@@ -54,7 +54,7 @@ Story run(const std::vector<std::string>& sets, bool pocket = true) {
   const double g = m.settings.gravity.norm(), p_atm = m.settings.p_atm, dt = m.settings.dt;
   const int pz = probe(m, "object_z"), pf = probe(m, "hand_force");
   const int ground_slot = BodySlots(m).slot({BodyType::Rigid, 0});
-  Story s;
+  HalvesRun s;
   s.w_lower = story::fem_mass(m, kLower) * g;
   s.w_upper = story::fem_mass(m, kUpper) * g;
   if (pocket) {  // the generator's outline (the scene's: 10 points, roughness 0.3), its polygon's area
@@ -140,7 +140,7 @@ Story run(const std::vector<std::string>& sets, bool pocket = true) {
 // A: the generator's outline polygon (the pocket's floor; the walls are vertical), checked
 // against the core's projected cavity area (cavity_hold) and the pull on the walls.
 TEST(CubeHalvesStory, TheUpperHalfLiftsTheLowerOneBySuction) {
-  const Story s = run({});
+  const HalvesRun s = halves_run({});
   const Hanging& h = s.h;
   const double dp = kPAtm - h.pressure, outline_pull = dp * s.a_outline;
   std::printf("cube halves: lower %.4f N, upper %.4f N; lifted %.1f mm (at most %.1f); P_min %.0f Pa\n", s.w_lower,
@@ -176,7 +176,7 @@ TEST(CubeHalvesStory, TheUpperHalfLiftsTheLowerOneBySuction) {
 // Without a pocket (the lower half a plain box), nothing seals air between the halves: the
 // upper half is pushed and lifted the same way and the lower one stays on the ground.
 TEST(CubeHalvesStory, WithoutAPocketTheLowerHalfStaysOnTheGround) {
-  const Story s = run({R"(/bodies/0/mesh={"generator": "box", "size": [0.05, 0.05, 0.025], "cells": [6, 6, 3]})"}, false);
+  const HalvesRun s = halves_run({R"(/bodies/0/mesh={"generator": "box", "size": [0.05, 0.05, 0.025], "cells": [6, 6, 3]})"}, false);
   std::printf("cube halves, no pocket: lifted %.2f mm, a cavity seen %d, ground under the lower half %.4f N for "
               "its weight %.4f N\n", 1e3 * s.lift, s.sealed, s.h.ground_contact, s.w_lower);
   EXPECT_LT(std::abs(s.lift), 0.002) << "not lifted";

@@ -20,7 +20,7 @@ namespace {
 
 using story::probe;
 
-struct Story {
+struct ShapeRun {
   double roof = 0.0, shoulder = 0.0;  // heights above the cube's top after the press, / initial
   double lift = 0.0;                  // rise of the cube at the end [mm]
   double hand = 0.0, weights = 0.0;   // mean hand force over the last 0.3 s, cup + cube weights [N]
@@ -29,14 +29,14 @@ struct Story {
   bool sealed_throughout = true;     // one cavity from the first seal to the end
 };
 
-Story run(const std::string& design) {
+ShapeRun shape_run(const std::string& design) {
   Simulation sim(load_scene_file(std::string(SUCTION_SCENES_DIR) + "/cup_shapes_" + design + ".json", {}));
   const Model& m = sim.model();
   const int pf = probe(m, "hand_force"), pz = probe(m, "object_z"), pr = probe(m, "roof_z"),
             ps = probe(m, "shoulder_z"), pc = probe(m, "cube_contact"), ph = probe(m, "suction");
   const double g = m.settings.gravity.norm(), half_cube = 0.025;
   const double cup_mass = story::fem_mass(m, 0);
-  Story s;
+  ShapeRun s;
   s.cube_weight = m.rigid[0].mass * g;
   s.weights = s.cube_weight + cup_mass * g;
   const auto v0 = sim.probe_values();
@@ -70,7 +70,7 @@ Story run(const std::string& design) {
   return s;
 }
 
-void expect_lifted_in_balance(const Story& s) {
+void expect_lifted_in_balance(const ShapeRun& s) {
   EXPECT_TRUE(s.sealed_throughout) << "one cavity from the press to the end";
   EXPECT_GT(s.lift, 30.0) << "mm of the 40 mm pull";
   EXPECT_NEAR(s.hand, s.weights, 0.02 * s.weights) << "hanging, the hand carries the cup and the cube";
@@ -82,21 +82,21 @@ void expect_lifted_in_balance(const Story& s) {
 }  // namespace
 
 TEST(CupShapesStory, ThePlungerLiftsTheCubeTakingThePressInItsTop) {
-  const Story s = run("plunger");
+  const ShapeRun s = shape_run("plunger");
   expect_lifted_in_balance(s);
   EXPECT_LT(s.roof, 0.9) << "the dome's top gives way to the press";
   EXPECT_GT(s.shoulder, 0.9) << "its walls keep their height: it does not flatten";
 }
 
 TEST(CupShapesStory, TheOctopusSuckerLiftsTheCubeTakingThePressInItsTop) {
-  const Story s = run("octopus");
+  const ShapeRun s = shape_run("octopus");
   expect_lifted_in_balance(s);
   EXPECT_LT(s.roof, 0.9) << "the thin chamber's roof gives way to the press";
   EXPECT_GT(s.shoulder, 0.9) << "the stiff rim keeps its height";
 }
 
 TEST(CupShapesStory, TheStoreBoughtCupLiftsTheCubeFlattened) {
-  const Story s = run("store");
+  const ShapeRun s = shape_run("store");
   expect_lifted_in_balance(s);
   EXPECT_LT(s.shoulder, 0.5) << "the skirt flattens on the cube";
   EXPECT_LT(s.roof, 0.5);

@@ -24,7 +24,7 @@ struct Pull {
   double p_min = kPAtm, hold_at_peak = 0.0;  // lowest cavity pressure; (P_atm − P)·A at the peak pull
 };
 
-Pull run(int sign, double radius_mm, double mass_kg, const std::vector<std::string>& sets = {}) {
+Pull pull_run(int sign, double radius_mm, double mass_kg, const std::vector<std::string>& sets = {}) {
   std::vector<SceneOverride> o = {parse_override("/parameters/sign=" + std::to_string(sign)),
                                   parse_override("/parameters/R_mm=" + std::to_string(radius_mm)),
                                   parse_override("/parameters/mass_kg=" + std::to_string(mass_kg))};
@@ -55,7 +55,7 @@ Pull run(int sign, double radius_mm, double mass_kg, const std::vector<std::stri
 }  // namespace
 
 TEST(CurvedSurfacesStory, AConvexRidgeHoldsAConcaveTroughOfTheSameRadiusDoesNot) {
-  const Pull convex = run(1, 31.5, 10.0), concave = run(-1, 31.5, 10.0);
+  const Pull convex = pull_run(1, 31.5, 10.0), concave = pull_run(-1, 31.5, 10.0);
   std::printf("R = 31.5 mm: convex peak %.2f N (sealed %d, held at the pull %d); concave peak %.2f N (sealed %d, "
               "held at the pull %d)\n",
               convex.peak, convex.sealed, convex.held_at_pull, concave.peak, concave.sealed, concave.held_at_pull);
@@ -69,7 +69,7 @@ TEST(CurvedSurfacesStory, AConvexRidgeHoldsAConcaveTroughOfTheSameRadiusDoesNot)
 }
 
 TEST(CurvedSurfacesStory, TheCupLiftsALightObjectOffAConvexRidge) {
-  const Pull light = run(1, 31.5, 0.2);
+  const Pull light = pull_run(1, 31.5, 0.2);
   std::printf("0.2 kg on R = 31.5 mm: lifted %.1f mm, peak pull %.2f N\n", light.lift, light.peak);
   EXPECT_GT(light.lift, 30.0) << "mm of the 40 mm pull";
   EXPECT_NEAR(light.peak, 0.2 * 9.81, 1.5) << "the pull carries the object's weight (and the cup's)";
@@ -78,7 +78,7 @@ TEST(CurvedSurfacesStory, TheCupLiftsALightObjectOffAConvexRidge) {
 TEST(CurvedSurfacesStory, AWetTroughSealsWhereTheDryOneDoesNot) {
   // the concave R = 31.5 mm trough: the lip rests on the trough's walls up to 0.3 mm off them,
   // so the dry cup forms no seal; a 0.3 mm water film seals that gap (docs/method.md §9.10)
-  const Pull dry = run(-1, 31.5, 10.0), wet = run(-1, 31.5, 10.0, {"/parameters/wet=1", "/parameters/film_mm=0.3"});
+  const Pull dry = pull_run(-1, 31.5, 10.0), wet = pull_run(-1, 31.5, 10.0, {"/parameters/wet=1", "/parameters/film_mm=0.3"});
   std::printf("concave R = 31.5 mm: dry peak %.2f N (sealed %d); wet peak %.2f N (sealed %d, held at the pull %d), "
               "lowest pressure %.0f Pa, (P_atm - P) A at the peak %.2f N\n",
               dry.peak, dry.sealed, wet.peak, wet.sealed, wet.held_at_pull, wet.p_min, wet.hold_at_peak);

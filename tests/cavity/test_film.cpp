@@ -43,16 +43,16 @@ std::string lid_scene(const std::string& film) {
 })";
 }
 
-struct Lift {
+struct FilmLift {
   bool sealed = false;         // a cavity at the first steps
   double open_gap = -1.0;      // the lid's gap over the block when the cavity went [m]
   double p_before_open = 0.0;  // its pressure in the last step it was there [Pa]
   double v_before_open = 0.0, v_sealed = 0.0;
 };
 
-Lift lift(const std::string& film) {
+FilmLift lift(const std::string& film) {
   Simulation sim(load_scene_text(lid_scene(film), "", {}));
-  Lift out;
+  FilmLift out;
   const int lid = sim.model().find_body("lid")->index;
   for (int i = 0; i < 520; ++i) {
     sim.step();
@@ -78,11 +78,11 @@ Lift lift(const std::string& film) {
 
 TEST(Film, AFilmKeepsTheSealOfALiftedLidUpToItsThickness) {
   const double d_seal = 5e-5, step = 1e-6;  // the sealing distance; the lid's travel per step
-  const Lift dry = lift("");
+  const FilmLift dry = lift("");
   ASSERT_TRUE(dry.sealed) << "the lid 20 µm over the pocket seals it";
   EXPECT_NEAR(dry.open_gap, d_seal, 2 * step) << "dry: the seal opens at the sealing distance";
   for (double h : {1e-4, 3e-4}) {
-    const Lift wet = lift(R"({"thickness": )" + std::to_string(h) + "}");
+    const FilmLift wet = lift(R"({"thickness": )" + std::to_string(h) + "}");
     ASSERT_TRUE(wet.sealed);
     EXPECT_NEAR(wet.open_gap, h, 2 * step) << "wet: it opens at the film's thickness " << h;
     // sealed until then: no air came in, the trapped air expanded (Boyle)

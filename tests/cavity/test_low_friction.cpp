@@ -30,7 +30,7 @@ struct Slide {
   double hand = 0.0, weights = 0.0;  // mean hand force over the last 0.3 s; cup + cube weights [N]
 };
 
-Slide run(double mu, double dt = 0.0) {
+Slide slide_run(double mu, double dt = 0.0) {
   std::vector<SceneOverride> o = {parse_override("/parameters/mu=" + std::to_string(mu))};
   if (dt > 0) o.push_back(parse_override("/settings/dt=" + std::to_string(dt)));
   Simulation sim(load_scene_file(std::string(SUCTION_SCENES_DIR) + "/low_friction.json", o));
@@ -89,7 +89,7 @@ Slide run(double mu, double dt = 0.0) {
 TEST(LowFrictionStory, OnAFrictionlessTopTheCupSlidesTowardTheCornerAndTheCubeDrops) {
   for (double dt : {0.01, 0.005}) {
     SCOPED_TRACE(dt);
-    const Slide s = run(0.0, dt);
+    const Slide s = slide_run(0.0, dt);
     EXPECT_NEAR(s.offset0, 3.0, 0.3) << "pressed 3 mm off the centre";
     EXPECT_TRUE(s.lifted) << "the cube leaves the ground first";
     EXPECT_GT(s.offset_max, s.offset0 + 3.0) << "then the cup slides over its top";
@@ -102,7 +102,7 @@ TEST(LowFrictionStory, OnAFrictionlessTopTheCupSlidesTowardTheCornerAndTheCubeDr
 TEST(LowFrictionStory, WithFrictionTheCupStaysAndTheCubeHangs) {
   for (double mu : {0.8, 0.05}) {
     SCOPED_TRACE(mu);
-    const Slide s = run(mu);
+    const Slide s = slide_run(mu);
     EXPECT_LT(s.offset_max - s.offset0, 1.0) << "mm: the lip sticks where it was pressed";
     EXPECT_GT(s.z_end, 30.0) << "mm of the 40 mm pull";
     EXPECT_NEAR(s.hand, s.weights, 0.02 * s.weights) << "hanging, the hand carries the cup and the cube";

@@ -19,7 +19,7 @@ namespace {
 
 using story::probe;
 
-struct Lift {
+struct BunnyLift {
   bool sealed_in_press = false, sealed_throughout = true;
   double lift = 0.0;                       // rise of the bunny's centre of mass at the end [mm]
   double hand = 0.0, weights = 0.0;        // mean hand force over the last 0.3 s; cup + bunny [N]
@@ -28,7 +28,7 @@ struct Lift {
   double offset0 = 0.0, offset = 0.0;      // horizontal distance of its centre of mass from the lip's centre [mm]
 };
 
-Lift run(double dt = 0.0) {
+BunnyLift bunny_run(double dt = 0.0) {
   std::vector<SceneOverride> o;
   if (dt > 0) o.push_back(parse_override("/settings/dt=" + std::to_string(dt)));
   Simulation sim(load_scene_file(std::string(SUCTION_SCENES_DIR) + "/organic_object.json", o));
@@ -37,7 +37,7 @@ Lift run(double dt = 0.0) {
             pc = probe(m, "bunny_contact");
   const double g = m.settings.gravity.norm();
   const double cup_mass = story::fem_mass(m, 0);
-  Lift r;
+  BunnyLift r;
   r.bunny_weight = m.rigid[0].mass * g;
   r.weights = r.bunny_weight + cup_mass * g;
   const std::vector<int>& lip = m.fem[0].node_sets.at("lip");
@@ -89,7 +89,7 @@ Lift run(double dt = 0.0) {
 TEST(OrganicObjectStory, TheCupSealsOnTheBunnysBackAndLiftsIt) {
   for (double dt : {0.01, 0.005}) {
     SCOPED_TRACE(dt);
-    const Lift r = run(dt);
+    const BunnyLift r = bunny_run(dt);
     EXPECT_TRUE(r.sealed_in_press) << "the lip seals on the doubly curved back";
     EXPECT_TRUE(r.sealed_throughout) << "and keeps the seal";
     EXPECT_GT(r.lift, 25.0) << "mm of the 40 mm pull";

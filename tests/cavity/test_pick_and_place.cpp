@@ -87,7 +87,7 @@ std::vector<Hold> holds(const Model& m) {
   return out;
 }
 
-struct Story {
+struct PickRun {
   double weight = 0;                   // the apple's [N]
   bool sealed_in_press = false;        // a cup–apple cavity at the end of the press's hold
   // the carry: from the hold above the table with the apple to the end of the hold in the box
@@ -108,7 +108,7 @@ struct Story {
   Box compartment;
 };
 
-Story run() {
+PickRun pick_run() {
   Simulation sim(load_scene_file(std::string(SUCTION_SCENES_DIR) + "/pick_and_place.json"));
   const Model& m = sim.model();
   const BodySlots slots(m);
@@ -125,7 +125,7 @@ Story run() {
   const Vec3 gravity = m.settings.gravity;
   EXPECT_EQ(m.settings.cavity.leak_rate, 0.0) << "no leak: only the push may open the seal";
 
-  Story s;
+  PickRun s;
   s.weight = m.rigid[apple].mass * gravity.norm();
   // the target compartment: right of the divider, between the near and far walls, above the floor
   const Box divider = bounds(m, rigid_index(m, "divider")), right = bounds(m, rigid_index(m, "wall_right")),
@@ -259,7 +259,7 @@ Story run() {
 }  // namespace
 
 TEST(PickAndPlaceStory, TheArmPicksTheAppleCarriesItAndLetsGoAgainstTheWall) {
-  const Story s = run();
+  const PickRun s = pick_run();
   // picked: the press seals, the seal holds below P_atm at every step of the carry, over > 100 mm
   EXPECT_TRUE(s.sealed_in_press);
   EXPECT_TRUE(s.sealed_throughout) << "a cup–apple cavity at every step from the lift to the hold in the box";

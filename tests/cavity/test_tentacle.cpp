@@ -46,7 +46,7 @@ struct Hanging {                // means over the final hold (the last 0.4 s)
   double p_max = 0;             // the highest pressure among the sealed cavities [Pa]
 };
 
-struct Story {
+struct TentacleRun {
   double z_rest = 0, lift = 0;        // the can's centre at rest; lifted at the end [m]
   double w_can = 0, w_arm = 0;        // weights [N]
   int most_sealed = 0;                // the most cavities between the arm and the can at once
@@ -66,7 +66,7 @@ double pull_on(const Model& m, const State& s, const CavityState& c, int slot) {
   return (c.pressure - m.settings.p_atm) * fz;
 }
 
-Story run(const std::vector<std::string>& sets) {
+TentacleRun tentacle_run(const std::vector<std::string>& sets) {
   std::vector<SceneOverride> o;
   for (const auto& s : sets) o.push_back(parse_override(s));
   Simulation sim(load_scene_file(std::string(SUCTION_SCENES_DIR) + "/tentacle.json", o));
@@ -76,7 +76,7 @@ Story run(const std::vector<std::string>& sets) {
   const int ground = slots.slot({BodyType::Rigid, kGround});
   const double g = m.settings.gravity.norm(), dt = m.settings.dt;
   const int pz = probe(m, "object_z"), pf = probe(m, "hand_force");
-  Story s;
+  TentacleRun s;
   s.w_can = m.rigid[kCan].mass * g;
   s.w_arm = story::fem_mass(m, kArm) * g;
   s.z_rest = sim.probe_values()[pz];
@@ -121,7 +121,7 @@ Story run(const std::vector<std::string>& sets) {
 // The default scene: 7 suckers seal on the can's curved top, the can (100 g) is lifted 40 mm
 // and hangs from them.
 TEST(TentacleStory, SeveralSuckersLiftTheCan) {
-  const Story s = run({});
+  const TentacleRun s = tentacle_run({});
   const Hanging& h = s.h;
   std::printf("tentacle: can %.4f N, arm %.4f N; cavities at most %d at once, %d at the end; lifted %.1f mm; "
               "P_min %.0f Pa, hanging P_max %.0f Pa\n", s.w_can, s.w_arm, s.most_sealed, s.sealed_at_end, 1e3 * s.lift,
@@ -144,7 +144,7 @@ TEST(TentacleStory, SeveralSuckersLiftTheCan) {
 
 // The control: no cavities, the same motion; the arm's rims and friction do not lift the can.
 TEST(TentacleStory, WithoutCavitiesTheCanStaysOnTheGround) {
-  const Story s = run({"/settings/cavity/enabled=false"});
+  const TentacleRun s = tentacle_run({"/settings/cavity/enabled=false"});
   std::printf("tentacle without cavities: lifted %.2f mm, ground under the can %.4f N for its weight %.4f N, hand "
               "%.4f N\n", 1e3 * s.lift, s.h.ground, s.w_can, s.h.hand);
   EXPECT_FALSE(s.any_cavity);

@@ -25,7 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TetMeshingOptions cells(double h) {
+TetMeshingOptions cache_cells(double h) {
   TetMeshingOptions o;
   o.cell_size = h;
   return o;
@@ -33,36 +33,36 @@ TetMeshingOptions cells(double h) {
 
 TEST(TetMeshCache, FingerprintFollowsTheSurfaceAndTheOptionsOnly) {
   const SurfaceMesh s = make_tunnel_block_surface({0.04, 0.02, 0.02}, 0.006, 0.016, 0.012, 12);
-  const std::string f = meshing_fingerprint(s, cells(0.005));
+  const std::string f = meshing_fingerprint(s, cache_cells(0.005));
   EXPECT_EQ(f.size(), 16u);
-  EXPECT_EQ(meshing_fingerprint(s, cells(0.005)), f) << "deterministic";
+  EXPECT_EQ(meshing_fingerprint(s, cache_cells(0.005)), f) << "deterministic";
 
   // a last-bit difference (another libm's sin) does not change it ...
   SurfaceMesh nudged = s;
   for (Vec3& x : nudged.vertices) x.x() = std::nextafter(x.x(), 1.0);
-  EXPECT_EQ(meshing_fingerprint(nudged, cells(0.005)), f);
+  EXPECT_EQ(meshing_fingerprint(nudged, cache_cells(0.005)), f);
   // ... a micrometre does, and so does every option that shapes the mesh
   SurfaceMesh moved = s;
   moved.vertices[5].z() += 1e-6;
-  EXPECT_NE(meshing_fingerprint(moved, cells(0.005)), f);
-  EXPECT_NE(meshing_fingerprint(s, cells(0.006)), f);
-  TetMeshingOptions o = cells(0.005);
+  EXPECT_NE(meshing_fingerprint(moved, cache_cells(0.005)), f);
+  EXPECT_NE(meshing_fingerprint(s, cache_cells(0.006)), f);
+  TetMeshingOptions o = cache_cells(0.005);
   o.facet_distance = 1e-4;
   EXPECT_NE(meshing_fingerprint(s, o), f);
-  o = cells(0.005);
+  o = cache_cells(0.005);
   o.sharp_features = false;
   EXPECT_NE(meshing_fingerprint(s, o), f);
-  o = cells(0.005);
+  o = cache_cells(0.005);
   o.seed = 1;
   EXPECT_NE(meshing_fingerprint(s, o), f);
   // the caps on the result do not shape it
-  o = cells(0.005);
+  o = cache_cells(0.005);
   o.limits.max_nodes = 123456;
   EXPECT_EQ(meshing_fingerprint(s, o), f);
   // the same vertices in another triangulation are another surface
   SurfaceMesh flipped = s;
   std::swap(flipped.triangles[0][1], flipped.triangles[0][2]);
-  EXPECT_NE(meshing_fingerprint(flipped, cells(0.005)), f);
+  EXPECT_NE(meshing_fingerprint(flipped, cache_cells(0.005)), f);
 }
 
 TEST(TetMeshCache, FileGivesBackTheMeshBitForBitAndItsFingerprint) {

@@ -19,7 +19,7 @@ TetMesh unit_tet() {
 
 // the message of the InputError thrown by f ("" if none)
 template <class F>
-std::string input_error_of(F&& f) {
+std::string tet_input_error_of(F&& f) {
   try {
     f();
   } catch (const InputError& e) {
@@ -79,7 +79,7 @@ TEST(TetMesh, ValidateRejectsFlatAndNearlyFlatTets) {
   for (double offset : {0.0, 1e-12, -1e-12, 1e-11}) {
     TetMesh m = unit_tet();
     m.nodes[3] = Vec3(0.3, 0.3, offset);
-    const std::string msg = input_error_of([&] { validate_tet_mesh(m, "cup"); });
+    const std::string msg = tet_input_error_of([&] { validate_tet_mesh(m, "cup"); });
     EXPECT_NE(msg.find("cup"), std::string::npos) << msg;
     EXPECT_NE(msg.find("tet 0 is degenerate"), std::string::npos) << "offset " << offset << ": " << msg;
   }
@@ -92,7 +92,7 @@ TEST(TetMesh, ValidateRejectsFlatAndNearlyFlatTets) {
 TEST(TetMesh, ValidateNamesTheInvertedTet) {
   TetMesh m = make_box(Vec3(1, 1, 1), 2, 2, 2);
   std::swap(m.tets[17][0], m.tets[17][1]);
-  const std::string msg = input_error_of([&] { validate_tet_mesh(m, "body 'cup'"); });
+  const std::string msg = tet_input_error_of([&] { validate_tet_mesh(m, "body 'cup'"); });
   EXPECT_NE(msg.find("body 'cup'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("tet 17 is inverted"), std::string::npos) << msg;
 }
@@ -100,17 +100,17 @@ TEST(TetMesh, ValidateNamesTheInvertedTet) {
 TEST(TetMesh, ValidateRejectsBadIndicesRepeatsAndUnusedNodes) {
   TetMesh m = unit_tet();
   m.tets[0][2] = 99;
-  EXPECT_NE(input_error_of([&] { validate_tet_mesh(m, "x"); }).find("node index 99 out of range"),
+  EXPECT_NE(tet_input_error_of([&] { validate_tet_mesh(m, "x"); }).find("node index 99 out of range"),
             std::string::npos);
   m = unit_tet();
   m.tets[0][2] = 1;
-  EXPECT_NE(input_error_of([&] { validate_tet_mesh(m, "x"); }).find("tet 0 is degenerate"), std::string::npos);
+  EXPECT_NE(tet_input_error_of([&] { validate_tet_mesh(m, "x"); }).find("tet 0 is degenerate"), std::string::npos);
   m = unit_tet();
   m.nodes.push_back(Vec3(5, 5, 5));
-  EXPECT_NE(input_error_of([&] { validate_tet_mesh(m, "x"); }).find("node 4 is not used"), std::string::npos);
+  EXPECT_NE(tet_input_error_of([&] { validate_tet_mesh(m, "x"); }).find("node 4 is not used"), std::string::npos);
   m = unit_tet();
   m.nodes[1].x() = std::nan("");
-  EXPECT_NE(input_error_of([&] { validate_tet_mesh(m, "x"); }).find("non-finite"), std::string::npos);
+  EXPECT_NE(tet_input_error_of([&] { validate_tet_mesh(m, "x"); }).find("non-finite"), std::string::npos);
   EXPECT_THROW(validate_tet_mesh(TetMesh{}, "empty"), InputError);
 }
 
@@ -121,16 +121,16 @@ TEST(TetMesh, ValidateClosedSurfaceDetectsDefects) {
 
   SurfaceMesh open = good;
   open.triangles.pop_back();
-  EXPECT_NE(input_error_of([&] { validate_closed_surface(open, "box"); }).find("not closed"), std::string::npos);
+  EXPECT_NE(tet_input_error_of([&] { validate_closed_surface(open, "box"); }).find("not closed"), std::string::npos);
 
   SurfaceMesh flipped_one = good;
   std::swap(flipped_one.triangles[0][0], flipped_one.triangles[0][1]);
-  EXPECT_NE(input_error_of([&] { validate_closed_surface(flipped_one, "box"); }).find("inconsistent"),
+  EXPECT_NE(tet_input_error_of([&] { validate_closed_surface(flipped_one, "box"); }).find("inconsistent"),
             std::string::npos);
 
   SurfaceMesh inside_out = good;
   for (Tri& t : inside_out.triangles) std::swap(t[1], t[2]);
-  EXPECT_NE(input_error_of([&] { validate_closed_surface(inside_out, "box"); }).find("inside out"),
+  EXPECT_NE(tet_input_error_of([&] { validate_closed_surface(inside_out, "box"); }).find("inside out"),
             std::string::npos);
 
   // two tetrahedra sharing one edge: that edge has 4 triangles
@@ -145,12 +145,12 @@ TEST(TetMesh, ValidateClosedSurfaceDetectsDefects) {
     for (const Tri& f : b.surface.triangles)
       bowtie.triangles.push_back({b.node_of_vertex[f[0]], b.node_of_vertex[f[1]], b.node_of_vertex[f[2]]});
   }
-  EXPECT_NE(input_error_of([&] { validate_closed_surface(bowtie, "bowtie"); }).find("not manifold"),
+  EXPECT_NE(tet_input_error_of([&] { validate_closed_surface(bowtie, "bowtie"); }).find("not manifold"),
             std::string::npos);
 
   SurfaceMesh bad_index = good;
   bad_index.triangles[3][1] = 42;
-  EXPECT_NE(input_error_of([&] { validate_closed_surface(bad_index, "box"); }).find("out of range"),
+  EXPECT_NE(tet_input_error_of([&] { validate_closed_surface(bad_index, "box"); }).find("out of range"),
             std::string::npos);
 }
 

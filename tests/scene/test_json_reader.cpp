@@ -7,7 +7,7 @@
 namespace suction {
 namespace {
 
-SceneIssue error_of(const std::string& text, int max_depth = kMaxJsonDepth) {
+SceneIssue json_error_of(const std::string& text, int max_depth = kMaxJsonDepth) {
   SceneIssue error{"(none)", "(parsed)"};
   auto doc = parse_json_strict(text, &error, max_depth);
   EXPECT_FALSE(doc.has_value()) << text;
@@ -30,11 +30,11 @@ TEST(JsonReader, StrictParseKeepsOrderAndValues) {
 
 TEST(JsonReader, DuplicateKeysNameThePointerAndBothMembers) {
   // accepted silently before: JSON keeps one of the two values, the scene lost the other
-  SceneIssue e = error_of(R"({"settings": {"dt": 0.01, "duration": 1, "dt": 0.001}})");
+  SceneIssue e = json_error_of(R"({"settings": {"dt": 0.01, "duration": 1, "dt": 0.001}})");
   EXPECT_EQ(e.pointer, "/settings/dt");
   EXPECT_NE(e.message.find("duplicate key \"dt\": members 1 and 3 of the object at '/settings'"), std::string::npos)
       << e.message;
-  EXPECT_EQ(error_of(R"({"a": 1, "a": 2})").pointer, "/a");
+  EXPECT_EQ(json_error_of(R"({"a": 1, "a": 2})").pointer, "/a");
   // the same key in different objects is fine
   SceneIssue none;
   EXPECT_TRUE(parse_json_strict(R"({"x": {"a": 1}, "y": {"a": 2}, "z": [{"a": 1}, {"a": 2}]})", &none));
@@ -42,17 +42,17 @@ TEST(JsonReader, DuplicateKeysNameThePointerAndBothMembers) {
 
 TEST(JsonReader, NumbersBeyondADoubleNameThePointer) {
   // "1e999" escaped as an out_of_range exception: exit 1 and no pointer
-  SceneIssue e = error_of(R"({"bodies": [{"position": [0, 0, 1e999]}]})");
+  SceneIssue e = json_error_of(R"({"bodies": [{"position": [0, 0, 1e999]}]})");
   EXPECT_EQ(e.pointer, "/bodies/0/position/2");
   EXPECT_NE(e.message.find("the number 1e999 is out of range"), std::string::npos) << e.message;
-  EXPECT_EQ(error_of("[-1e400]").pointer, "/0");
+  EXPECT_EQ(json_error_of("[-1e400]").pointer, "/0");
 }
 
 TEST(JsonReader, NestingDeeperThanTheLimitIsAnError) {
   // 100 000 levels: nothing may recurse that deep; the limit is named with the pointer
   const int n = 100000;
   const std::string deep = "{\"a\": " + std::string(n, '[') + std::string(n, ']') + "}";
-  SceneIssue e = error_of(deep);
+  SceneIssue e = json_error_of(deep);
   EXPECT_NE(e.message.find("nested deeper than 100 levels"), std::string::npos) << e.message;
   EXPECT_EQ(e.pointer.rfind("/a/0/0/", 0), 0u);
   // exactly at the limit parses
@@ -60,15 +60,15 @@ TEST(JsonReader, NestingDeeperThanTheLimitIsAnError) {
   const std::string at_limit = std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']');
   EXPECT_TRUE(parse_json_strict(at_limit, &none)) << none.message;
   EXPECT_FALSE(parse_json_strict("[" + at_limit + "]", &none));
-  EXPECT_EQ(error_of("[[[1]]]", 2).pointer, "/0/0");
+  EXPECT_EQ(json_error_of("[[[1]]]", 2).pointer, "/0/0");
 }
 
 TEST(JsonReader, SyntaxErrorsSayWhereWithoutRepeatingAName) {
-  SceneIssue e = error_of("{\"settings\": {\"dt\": }}");
+  SceneIssue e = json_error_of("{\"settings\": {\"dt\": }}");
   EXPECT_EQ(e.pointer, "/settings/dt");
   EXPECT_EQ(e.message.rfind("invalid JSON: parse error at line 1, column 21", 0), 0u) << e.message;
-  EXPECT_EQ(error_of("").message.rfind("invalid JSON", 0), 0u);
-  EXPECT_EQ(error_of("{\"a\": 1} trailing").message.rfind("invalid JSON", 0), 0u);
+  EXPECT_EQ(json_error_of("").message.rfind("invalid JSON", 0), 0u);
+  EXPECT_EQ(json_error_of("{\"a\": 1} trailing").message.rfind("invalid JSON", 0), 0u);
 }
 
 TEST(JsonReader, LongStringsAreQuotedByTheirStart) {

@@ -22,7 +22,7 @@ using namespace suction;
 namespace {
 
 
-std::string num(double x) {
+std::string spring_num(double x) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.17g", x);
   return buf;
@@ -39,7 +39,7 @@ Model anchor_and_cube(const Vec3& cube, const std::string& springs, const std::s
       {"name": "anchor", "type": "fixed", "material": "m", "mesh": {"generator": "box", "size": [0.01, 0.01, 0.01]},
        "position": [0, 0, 0]},
       {"name": "cube", "type": "rigid", "material": "m", "mesh": {"generator": "box", "size": [0.02, 0.02, 0.02]},
-       "position": [)" + num(cube.x()) + ", " + num(cube.y()) + ", " + num(cube.z()) + R"(]}],
+       "position": [)" + spring_num(cube.x()) + ", " + spring_num(cube.y()) + ", " + spring_num(cube.z()) + R"(]}],
     "springs": )" + springs + R"(,
     "probes": )" + probes + "}";
   return load_scene_text(text, ".");
@@ -52,9 +52,9 @@ TEST(Springs, AMassOnASpringFollowsTheImplicitEulerRecurrenceExactly) {
   const double k = 1.25, c = 0.01, L0 = 0.1, A = 0.01, h = 0.01;
   Simulation sim(anchor_and_cube(Vec3(L0 + A, 0, 0),
                                  R"([{"name": "s", "a": {"body": "cube"}, "b": {"body": "anchor", "point": [0, 0, 0]},
-                                      "stiffness": )" + num(k) + R"(, "damping": )" + num(c) + R"(, "rest_length": )" +
-                                     num(L0) + "}]",
-                                 R"({"dt": )" + num(h) + R"(, "gravity": [0, 0, 0], "solver": {"tolerance": 1e-14}})"));
+                                      "stiffness": )" + spring_num(k) + R"(, "damping": )" + spring_num(c) + R"(, "rest_length": )" +
+                                     spring_num(L0) + "}]",
+                                 R"({"dt": )" + spring_num(h) + R"(, "gravity": [0, 0, 0], "solver": {"tolerance": 1e-14}})"));
   const double m = sim.model().rigid.at(1).mass;
   ASSERT_NEAR(m, 8e-3, 1e-9);
   ASSERT_EQ(sim.model().springs.size(), 1u);
@@ -78,8 +78,8 @@ TEST(Springs, AMassOnASpringOscillatesWithThePeriodTwoPiRootMOverK) {
   const double k = 1.25, L0 = 0.1, A = 0.005, h = 2e-4;
   Simulation sim(anchor_and_cube(Vec3(L0 + A, 0, 0),
                                  R"([{"name": "s", "a": {"body": "cube"}, "b": {"body": "anchor"}, "stiffness": )" +
-                                     num(k) + R"(, "rest_length": )" + num(L0) + "}]",
-                                 R"({"dt": )" + num(h) + R"(, "gravity": [0, 0, 0]})"));
+                                     spring_num(k) + R"(, "rest_length": )" + spring_num(L0) + "}]",
+                                 R"({"dt": )" + spring_num(h) + R"(, "gravity": [0, 0, 0]})"));
   const double m = sim.model().rigid.at(1).mass;
   const double period = 2 * kPi * std::sqrt(m / k);
   // two upward zero crossings of the extension, interpolated
@@ -104,7 +104,7 @@ TEST(Springs, ABodyHangingFromASpringRestsAtMgOverKWithTensionMg) {
   const double m = 8e-3, c = 2 * std::sqrt(k * m);
   Simulation sim(anchor_and_cube(Vec3(0, 0, -L0),
                                  R"([{"name": "s", "a": {"body": "anchor"}, "b": {"body": "cube"}, "stiffness": )" +
-                                     num(k) + R"(, "damping": )" + num(c) + "}]",
+                                     spring_num(k) + R"(, "damping": )" + spring_num(c) + "}]",
                                  R"({"dt": 0.01})",
                                  R"([{"name": "T", "type": "spring_force", "spring": "s"},
                                      {"name": "L", "type": "spring_length", "spring": "s"}])"));
