@@ -89,7 +89,10 @@ class SubspaceStep {
       Wap_.resize(m, np);
       for (int k = 0; k < np; ++k)
         for (int a = 0; a < m; ++a) Wap_(a, k) = W(rows_[a], layout.cavity_row(k));
-      S_ = -llt_.solve(Wap_);  // λ_A = x0 + S λ_P
+      // λ_A = x0 + S λ_P (no cavities: no columns, and no solve: Eigen's on zero columns binds a
+      // reference to null data, which UBSan reports)
+      if (np > 0) S_ = -llt_.solve(Wap_);
+      else S_.resize(m, 0);
       Wpp_.resize(np, np);     // W_PP + W_PA S: the pressure rows once the set has answered
       for (int k = 0; k < np; ++k)
         for (int q = 0; q < np; ++q) Wpp_(k, q) = W(layout.cavity_row(k), layout.cavity_row(q));
