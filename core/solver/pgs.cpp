@@ -117,13 +117,12 @@ class SubspaceStep {
     // the cavities on the Schur complement: P_k from V_free + h (W λ)_k with the set answering,
     // Gauss-Seidel over the cavities (exact for one)
     if (np > 0) {
-      VecX base(np);  // (W λ)_P from the forces outside the set, plus the set's x0
+      // (W λ)_P from the forces outside the set, plus the set's x0: (W λ)_P − W_PA λ_A − W_PP λ_P + W_PA x0
+      VecX base = Wap_.transpose() * (x0 - la);
       for (int k = 0; k < np; ++k) {
         const int i = layout.cavity_row(k);
-        double own = 0.0;
-        for (int a = 0; a < m; ++a) own += W(i, rows_[a]) * la[a];
-        for (int q = 0; q < np; ++q) own += W(i, layout.cavity_row(q)) * lp[q];
-        base[k] = (u[i] - u_free[i]) - own + Wap_.col(k).dot(x0);
+        for (int q = 0; q < np; ++q) base[k] -= W(i, layout.cavity_row(q)) * lp[q];
+        base[k] += u[i] - u_free[i];
       }
       for (int pass = 0; pass < 100; ++pass) {
         double change = 0.0;
