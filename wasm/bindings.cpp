@@ -73,6 +73,8 @@ val overrides(const Facade& f) { return to_array(f.overrides()); }
 val quality_changes(const Facade& f) { return to_array(f.quality_changes()); }
 val take_warnings(Facade& f) { return to_array(f.take_warnings()); }
 val driver_offset(const Facade& f, int k) { return to_array(f.driver_offset(k)); }
+val body_center_of_mass(const Facade& f, int i) { return to_array(f.body_center_of_mass(i)); }
+val body_contact_counts(const Facade& f) { return to_array(f.body_contact_counts()); }
 val driver_reaction(const Facade& f, int k) { return to_array(f.driver_reaction(k)); }
 double step_count(const Facade& f) { return static_cast<double>(f.step_count()); }
 
@@ -173,6 +175,8 @@ EMSCRIPTEN_BINDINGS(suction) {
       .function("surfaceTriangleCount", &Facade::surface_triangle_count)
       .function("surfacePositions", &surface_positions)
       .function("surfaceIndices", &surface_indices)
+      .function("bodyMass", &Facade::body_mass)
+      .function("bodyCenterOfMass", &body_center_of_mass)
       // cavities
       .function("cavityCount", &Facade::cavity_count)
       .function("cavityInfo", &Facade::cavity_info)
@@ -182,6 +186,7 @@ EMSCRIPTEN_BINDINGS(suction) {
       // contacts
       .function("contactCount", &Facade::contact_count)
       .function("contacts", &contacts)
+      .function("bodyContactCounts", &body_contact_counts)
       // springs
       .function("springCount", &Facade::spring_count)
       .function("springs", &springs)

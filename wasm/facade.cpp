@@ -299,6 +299,25 @@ const std::vector<float>& Facade::surface_positions(int i) {
   return out;
 }
 
+double Facade::body_mass(int i) const {
+  if (i < 0 || i >= body_count()) return 0.0;
+  const Model& m = sim_->model();
+  const BodyRef body = BodySlots(m).body(i);
+  if (body.type == BodyType::Fem) {
+    double mass = 0.0;
+    for (double mi : m.fem[body.index].node_mass) mass += mi;
+    return mass;
+  }
+  const RigidBody& r = m.rigid[body.index];
+  return r.kind == RigidKind::Dynamic ? r.mass : 0.0;
+}
+
+std::vector<double> Facade::body_center_of_mass(int i) const {
+  if (i < 0 || i >= body_count()) return {};
+  const Vec3 c = suction::body_center_of_mass(sim_->model(), sim_->state(), BodySlots(sim_->model()).body(i));
+  return {c.x(), c.y(), c.z()};
+}
+
 const std::vector<std::uint32_t>& Facade::surface_indices(int i) {
   if (i < 0 || i >= body_count()) return empty_index_;
   return surface_indices_[i];
@@ -385,6 +404,16 @@ const std::vector<float>& Facade::contacts() {
     append_xyz(contacts_, c.force);
   }
   return contacts_;
+}
+
+std::vector<int> Facade::body_contact_counts() const {
+  std::vector<int> counts(body_count(), 0);
+  if (!sim_) return counts;
+  for (const ContactForce& c : sim_->state().contacts) {
+    if (c.body_a >= 0 && c.body_a < body_count()) ++counts[c.body_a];
+    if (c.body_b >= 0 && c.body_b < body_count() && c.body_b != c.body_a) ++counts[c.body_b];
+  }
+  return counts;
 }
 
 int Facade::spring_count() const { return sim_ ? static_cast<int>(sim_->model().springs.size()) : 0; }

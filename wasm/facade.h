@@ -128,6 +128,12 @@ class Facade {
   const std::vector<float>& surface_positions(int i);
   /// 3 vertex indices per surface triangle (constant after load)
   const std::vector<std::uint32_t>& surface_indices(int i);
+  /// the body's mass [kg]: an FEM body's lumped node masses summed, a dynamic rigid body's
+  /// mass; 0 for a fixed or kinematic body (forces do not move it) and a bad index
+  double body_mass(int i) const;
+  /// [x,y,z] of the body's centre of mass, world frame [m] (an FEM body: the mass-weighted
+  /// mean of its nodes; the `position` probe's value); empty for a bad index
+  std::vector<double> body_center_of_mass(int i) const;
 
   // --- cavities ---------------------------------------------------------------------------
   int cavity_count() const;
@@ -143,6 +149,8 @@ class Facade {
   int contact_count() const;
   /// px,py,pz [m], fx,fy,fz [N] per contact of the last step (force on body a)
   const std::vector<float>& contacts();
+  /// per body (index = slot), how many of the last step's contacts touch it (as body a or b)
+  std::vector<int> body_contact_counts() const;
   /// the springs' ends: 6 floats per spring (end a, end b) [m], Model::springs order
   const std::vector<float>& springs();
   int spring_count() const;

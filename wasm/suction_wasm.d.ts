@@ -98,6 +98,10 @@ export interface Simulator {
   surfacePositions(i: number): Float32Array;
   /** 3 vertex indices per surface triangle (constant after load). View. */
   surfaceIndices(i: number): Uint32Array;
+  /** [kg]: an FEM body's lumped masses summed, a dynamic rigid body's; 0 fixed/kinematic/bad index. */
+  bodyMass(i: number): number;
+  /** Centre of mass, world frame [m]; [] for a bad index. */
+  bodyCenterOfMass(i: number): number[];
 
   cavityCount(): number;
   cavityInfo(k: number): CavityInfo;
@@ -108,6 +112,8 @@ export interface Simulator {
   contactCount(): number;
   /** px,py,pz [m], fx,fy,fz [N] per contact of the last step. View. */
   contacts(): Float32Array;
+  /** Per body (index), how many of the last step's contacts touch it. */
+  bodyContactCounts(): number[];
 
   springCount(): number;
   /** End a x,y,z then end b x,y,z [m] per spring (the scene's "springs" order). View. */

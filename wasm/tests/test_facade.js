@@ -351,6 +351,42 @@ test('springs: ends of every spring, moving with the bodies', async () => {
   } finally { sim.delete(); }
 });
 
+test('bodies\' masses, centres of mass and contact counts (the page\'s weight arrows and phase panel)', async () => {
+  const sim = await loaded('rigid_lift.json');
+  try {
+    const idx = name => [...Array(sim.bodyCount()).keys()].find(i => sim.bodyName(i) === name);
+    const cup = idx('cup'), cube = idx('cube'), ground = idx('ground');
+    const cubeG = sim.parameters().find(p => p.name === 'cube_g').value;
+    assert.ok(Math.abs(sim.bodyMass(cube) - cubeG * 1e-3) < 1e-12 * cubeG, `cube ${sim.bodyMass(cube)} kg, scene ${cubeG} g`);
+    assert.strictEqual(sim.bodyMass(ground), 0, 'a fixed body has no weight to draw');
+    assert.strictEqual(sim.bodyMass(99), 0);
+    assert.deepStrictEqual(sim.bodyCenterOfMass(99), []);
+    // the FEM cup: its lumped masses sum to density x the volume its closed surface encloses
+    const x = sim.surfacePositions(cup), t = sim.surfaceIndices(cup);
+    let vol = 0;
+    for (let k = 0; k < t.length; k += 3) {
+      const a = 3 * t[k], b = 3 * t[k + 1], c = 3 * t[k + 2];
+      vol += (x[a] * (x[b + 1] * x[c + 2] - x[b + 2] * x[c + 1]) - x[a + 1] * (x[b] * x[c + 2] - x[b + 2] * x[c]) +
+              x[a + 2] * (x[b] * x[c + 1] - x[b + 1] * x[c])) / 6;
+    }
+    const rho = JSON.parse(sceneText('rigid_lift.json')).materials;
+    const density = Object.values(rho).find(m => m.density === 7160).density;
+    assert.ok(Math.abs(sim.bodyMass(cup) / (density * vol) - 1) < 1e-5, `cup ${sim.bodyMass(cup)} kg, rho V ${density * vol}`);
+    // the centre of mass is the position probe's
+    const names = sim.probeNames();
+    const zAt = () => sim.probeValues()[names.indexOf('object_z')];
+    assert.ok(Math.abs(sim.bodyCenterOfMass(cube)[2] - zAt()) < 1e-12);
+    assert.strictEqual(sim.step(60), '');  // pressed (0.5 s) and held
+    assert.ok(Math.abs(sim.bodyCenterOfMass(cube)[2] - zAt()) < 1e-12);
+    // every contact touches two bodies: the cup's are on the cube, the ground's under it
+    const n = sim.bodyContactCounts();
+    assert.strictEqual(n.length, sim.bodyCount());
+    assert.ok(n[cup] > 0 && n[ground] > 0, `cup ${n[cup]}, ground ${n[ground]}`);
+    assert.strictEqual(n[cup] + n[cube] + n[ground], 2 * sim.contactCount());
+    assert.strictEqual(n[cube], n[cup] + n[ground], 'the cube is between the cup and the ground');
+  } finally { sim.delete(); }
+});
+
 test('cup_fall scene loads and steps', async () => {
   const sim = await loaded('cup_fall.json');
   try {
