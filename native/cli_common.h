@@ -135,8 +135,14 @@ int quality_command(const QualityOptions& options);
 void add_info_command(CLI::App& app, SceneOptions& options, CLI::App*& command);
 int info_command(const SceneOptions& options);
 
-void add_validate_command(CLI::App& app, SceneOptions& options, CLI::App*& command);
-int validate_command(const SceneOptions& options);
+/// suction validate FILE: a scene, or a lesson of the page (lessons/NAME.json, core/scene/lesson.h)
+struct ValidateOptions {
+  SceneOptions scene;
+  std::string scenes_dir;      // --scenes: a lesson's scenes (default: ../scenes beside its folder, else ./scenes)
+  CLI::Option* quality = nullptr;  // given or not: a lesson is checked at interactive quality unless --quality says
+};
+void add_validate_command(CLI::App& app, ValidateOptions& options, CLI::App*& command);
+int validate_command(const ValidateOptions& options);
 
 /// the --set overrides, then --backend as /settings/compliance_backend (throws InputError)
 std::vector<SceneOverride> scene_overrides(const SceneOptions& options);

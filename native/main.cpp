@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
   RunOptions run_options;
   BenchOptions bench_options;
   SoakOptions soak_options;
-  SceneOptions info_options, validate_options;
+  SceneOptions info_options;
+  ValidateOptions validate_options;
   MeshOptions mesh_options;
   SweepOptions sweep_options;
   FitOptions fit_options;
@@ -90,7 +91,7 @@ int main(int argc, char** argv) {
   if (info->parsed())
     return guarded(info_options.scene, [&] { return info_command(info_options); });
   if (validate->parsed())
-    return guarded(validate_options.scene, [&] { return validate_command(validate_options); });
+    return guarded(validate_options.scene.scene, [&] { return validate_command(validate_options); });
   if (mesh->parsed())
     return guarded(mesh_options.scene.scene, [&] { return mesh_command(mesh_options); });
   if (sweep->parsed())

@@ -230,6 +230,26 @@ check "unknown --solver lists the methods" grep -q "unknown solver 'newton'; ava
 "$bin" validate "$scenes/ground.json" --solver newton > /dev/null 2> "$tmp/err"; rc=$?
 check "validate --solver newton exits 2" test $rc -eq 2
 
+# a lesson of the page (lessons/NAME.json) is checked by validate too: each step's scene loaded
+# with the step's values; a mistake is named by its pointer in the lesson (issue 50)
+lessons="$scenes/../lessons"
+"$bin" validate "$lessons/why_it_sticks.json" > "$tmp/out" 2>&1; rc=$?
+check "validate a shipped lesson exits 0" test $rc -eq 0
+check "validate says it checked a lesson at interactive quality" grep -q '^OK: .*why_it_sticks.json (a lesson; its scenes in .* loaded at interactive quality' "$tmp/out"
+mkdir -p "$tmp/lessons"
+sed -e 's/"pause_at": "released"/"pause_at": "relased"/' -e 's#"scene": "ground",#"scene": "ground", "set": { "/parameters/push_mm": 99 },#' \
+  "$lessons/why_it_sticks.json" > "$tmp/lessons/bad.json"
+"$bin" validate "$tmp/lessons/bad.json" --scenes "$scenes" > /dev/null 2> "$tmp/err"; rc=$?
+check "validate a lesson with mistakes exits 2" test $rc -eq 2
+check "validate names a lesson's unknown event by its pointer" grep -q "bad.json: /steps/2/pause_at: unknown event \"relased\"; did you mean 'released'?" "$tmp/err"
+check "validate names a value the scene refuses at the step's pointer" grep -q 'bad.json: /steps/0/set/~1parameters~1push_mm: ' "$tmp/err"
+abs_bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+(cd "$tmp" && "$abs_bin" validate lessons/bad.json > /dev/null 2> "$tmp/err"); rc=$?
+check "validate a lesson without its scenes folder exits 2 and says so" test $rc -eq 2
+check "validate a lesson without its scenes folder names it" grep -q "no scenes folder 'scenes'" "$tmp/err"
+"$bin" validate "$lessons/why_it_sticks.json" --set /parameters/push_mm=3 > /dev/null 2> "$tmp/err"; rc=$?
+check "validate a lesson with --set exits 2" test $rc -eq 2
+
 # sweep: every combination as its own run, one table; the same table whatever --jobs; resumed;
 # a failing run is a row, not the end; its metrics are those of the same run made by hand
 sw=(--grid /parameters/push_mm=3,7 --grid /settings/cavity/leak_rate=0,1e-6 --duration 0.1)
