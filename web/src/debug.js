@@ -46,7 +46,7 @@ export function installDebug({ state, parts }) {
       minPressureSeen: seen.minPressure, phasesSeen: [...seen.phases],
       contacts: f ? f.contactCount : 0,
       phase: s.phase,
-      samples: plots.samples.toArray().slice(-300).map(x => ({ t: x.t, step: x.step, contacts: x.contacts, force: x.force, hand: x.hand,
+      samples: plots.samples.toArray().slice(-300).map(x => ({ t: x.t, step: x.step, contacts: x.contacts, handContacts: x.handContacts, force: x.force, hand: x.hand,
         probes: (x.probes || []).slice(),
         cavities: x.cavities.map(c => ({ id: c.id, pressure: c.pressure, volume: c.volume, air: c.air, temperature: c.temperature, dormant: c.dormant, area: c.area })) })),
       sampleCount: plots.samples.length,

@@ -1,8 +1,10 @@
 // classifyPhase(history): the phase of a suction cup from the recent history of plot samples.
 // Pure (no DOM, no three.js): unit-tested in web/test/phase.test.mjs and used by the page.
 //
-// A sample is { t, contacts, pAtm, cavities: [{ pressure, volume, air, dormant }] }
-// (pressure absolute in Pa, volume in m^3, air N = P*V in J). History is oldest first.
+// A sample is { t, contacts, handContacts, pAtm, cavities: [{ pressure, volume, air, dormant }] }
+// (pressure absolute in Pa, volume in m^3, air N = P*V in J; contacts: every contact of the
+// step; handContacts: those touching the first driver's body, the hand's own, null or absent when
+// the scene has no driver). History is oldest first.
 //
 // The rules, applied to the latest sample (documented in docs/web.md):
 //   active cavity = a cavity that is not dormant; dp = P_atm - (lowest active pressure).
@@ -14,7 +16,9 @@
 //        is dropping (air pushed out under the lip) -> 'pressing'
 //   3. active cavity, pressure about ambient        -> 'sealed'
 //   4. no active cavity, but an earlier sample had one below ambient -> 'released'
-//   5. no active cavity, contacts > 0               -> 'pressing' (touching, no seal yet)
+//   5. no active cavity, the hand's body touches something (handContacts > 0; without a driver,
+//        any contact)                            -> 'pressing' (touching, no seal yet): a block
+//        resting on the ground does not make a cup that has left it press
 //   6. otherwise                                     -> 'free'
 
 export const PHASES = ['free', 'pressing', 'sealed', 'holding', 'leaking', 'released'];
@@ -43,6 +47,12 @@ function lowestPressureCavity(sample) {
   let best = null;
   for (const c of activeCavities(sample)) if (best === null || c.pressure < best.pressure) best = c;
   return best;
+}
+
+/** The contacts that say the cup presses: the hand's body's own where the sample has them
+ *  (a scene with a driver), else every contact. */
+export function touching(sample) {
+  return Number.isFinite(sample.handContacts) ? sample.handContacts : (sample.contacts | 0);
 }
 
 function totalAir(sample) {
@@ -81,6 +91,6 @@ export function classifyPhase(history, options = {}) {
     const p = Number.isFinite(history[i].pAtm) ? history[i].pAtm : pAtm;
     if (c && p - c.pressure > o.tolerance) return 'released';
   }
-  if ((last.contacts | 0) > 0) return 'pressing';
+  if (touching(last) > 0) return 'pressing';
   return 'free';
 }

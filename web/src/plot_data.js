@@ -1,6 +1,6 @@
 // The plots' data, without the drawing (pure; web/test/plot.test.mjs): the ring buffer of the
 // worker's per-step samples, the columns the plots draw (src/plots.js, uPlot) and their CSV.
-// A sample: { t, step, pAtm, contacts, force, hand, cavities: [{ id, pressure, volume, air, temperature, dormant }] }.
+// A sample: { t, step, pAtm, contacts, handContacts, force, hand, cavities: [{ id, pressure, volume, air, temperature, dormant }] }.
 
 /** A bounded FIFO: the newest `capacity` items, oldest first (the plots' memory stays flat). */
 export class RingBuffer {

@@ -217,6 +217,7 @@ export class SimHost {
     }
     const drivers = [];
     for (let k = 0; k < this.driverCount; ++k) drivers.push({ name: s.driverName(k), body: s.driverBody(k) });
+    this.handBody = drivers.length ? drivers[0].body : -1;
     const meta = {
       backend: this.backend, version: this.M.version ? this.M.version() : '',
       name: name ?? s.sceneName(), sceneName: s.sceneName(), description: s.sceneDescription(),
@@ -333,16 +334,26 @@ export class SimHost {
              area: info.area, normal: Array.from(info.normal), force: info.holdingForce };
   }
 
-  /** The plot sample of the current state: time, step, contacts, cavities, forces, probe values. */
+  /** The plot sample of the current state: time, step, contacts (all, and the hand's body's),
+   *  cavities, forces, probe values. */
   sampleNow() {
     const s = this.sim;
     const pAtm = s.pAtm();
     const cavities = [];
     for (let k = 0; k < s.cavityCount(); ++k) cavities.push(this.cavity(k));
     const hand = this.driverCount > 0 ? toArray(this.safe('driverReaction', () => s.driverReaction(0), [NaN, NaN, NaN]))[2] : NaN;
-    return { t: s.time(), step: s.stepCount(), pAtm, contacts: s.contactCount(), cavities,
+    return { t: s.time(), step: s.stepCount(), pAtm, contacts: s.contactCount(), handContacts: this.handContacts(), cavities,
              force: cavities.reduce((a, c) => a + c.force, 0), hand,
              probes: Array.from(this.safe('probeValues', () => s.probeValues(), [])) };
+  }
+
+  /** The last step's contacts touching the first driver's body (the hand's own: what the phase
+   *  panel counts, src/phase.js), or null when the scene has no driver or the module cannot say. */
+  handContacts() {
+    const s = this.sim;
+    if (!(this.driverCount > 0) || typeof s.bodyContactCounts !== 'function') return null;
+    const n = toArray(this.safe('bodyContactCounts', () => s.bodyContactCounts(), []))[this.handBody];
+    return Number.isFinite(n) ? n : null;
   }
 
   recordSample() {

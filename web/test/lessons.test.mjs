@@ -193,6 +193,17 @@ test('the phase at each event is what the phase panel shows (classifyPhase over 
   assert.equal(w.phase, 'sealed');   // the first sample of a pocket at ambient
 });
 
+test('pressing counts the hand\'s body\'s contacts (as the phase panel): a block resting on the ground does not press', () => {
+  // contacts throughout (a block on the ground), the hand's body touching only from step 5 to 9
+  const run = Array.from({ length: 20 }, (_, i) => smp(i, 0.01, [], 200, { handContacts: i >= 5 && i < 10 ? 30 : 0 }));
+  const at = (event) => { const w = new EventWatch(event); return run.findIndex(x => w.push(x)); };
+  assert.equal(at('contact'), 0, 'contact: any contact');
+  assert.equal(at('pressing'), 5, 'pressing: the hand\'s body touches');
+  const w = new EventWatch('end', { duration: 1 });
+  for (const x of run) w.push(x);
+  assert.equal(w.phase, 'free', 'the hand\'s body off everything: free');
+});
+
 test('reset re-arms: the same stream fires again at the same step', () => {
   const run = groundLike();
   const w = new EventWatch('holding');

@@ -152,19 +152,19 @@ export class MockSimulator {
       return `cannot change while the simulation runs: body '${b ? b.name : m[1]}': its mesh differs; change it with a reset`;
     }
     const keep = {
-      t: this._t, n: this._n, cav: this._cav, contacts: this._contacts,
+      t: this._t, n: this._n, cav: this._cav, contacts: this._contacts, bodyContacts: this._bodyContacts,
       bodies: this._bodies.map(b => ({ pos: b.pos.slice(), vz: b.vz, dz: b.dz })),
       drivers: this._drivers.map(d => ({ offset: d.offset.slice(), reaction: d.reaction.slice() })),
     };
     const err = this.setOverride(pointer, value);
-    this._t = keep.t; this._n = keep.n; this._cav = keep.cav; this._contacts = keep.contacts;
+    this._t = keep.t; this._n = keep.n; this._cav = keep.cav; this._contacts = keep.contacts; this._bodyContacts = keep.bodyContacts;
     keep.bodies.forEach((k, i) => { this._bodies[i].pos.set(k.pos); this._bodies[i].vz = k.vz; this._bodies[i].dz = k.dz; });
     keep.drivers.forEach((k, i) => { this._drivers[i].offset = k.offset; this._drivers[i].reaction = k.reaction; });
     return err;
   }
 
   reset() {
-    this._t = 0; this._n = 0; this._cav = null; this._contacts = [];
+    this._t = 0; this._n = 0; this._cav = null; this._contacts = []; this._bodyContacts = this._bodies.map(() => 0);
     for (const b of this._bodies) { b.pos.set(b.rest); b.vz = 0; b.dz = 0; }
     for (const d of this._drivers) { d.offset = [0, 0, 0]; d.reaction = [0, 0, 0]; }
     this._groundTop = -Infinity;
@@ -191,6 +191,7 @@ export class MockSimulator {
       this._t += this._dt; this._n += 1;
       const g = this._groundTop;
       this._contacts = [];
+      this._bodyContacts = this._bodies.map(() => 0);
       const driven = new Set(this._drivers.map(d => d.body));
       for (let bi = 0; bi < this._bodies.length; ++bi) {
         const b = this._bodies[bi];
@@ -208,7 +209,7 @@ export class MockSimulator {
           for (let i = 2; i < b.pos.length; i += 3) if (b.pos[i] < g) b.pos[i] = g;
           if (!driven.has(bi)) { b.vz = 0; b.dz += g - lipZ; }
           for (let i = 0; i < b.pos.length && this._contacts.length < 60; i += 3) {
-            if (Math.abs(b.pos[i + 2] - g) < 1e-9) this._contacts.push(b.pos[i], b.pos[i + 1], g, 0, 0, 2000 * (g - lipZ));
+            if (Math.abs(b.pos[i + 2] - g) < 1e-9) { this._contacts.push(b.pos[i], b.pos[i + 1], g, 0, 0, 2000 * (g - lipZ)); this._bodyContacts[bi]++; }
           }
         }
         if (driven.has(bi)) this._cavityStep(b, lipZ, bi);
@@ -280,6 +281,8 @@ export class MockSimulator {
     return out;
   }
   contactCount() { return this._contacts.length / 6; }
+  // per body, the contacts touching it (the mock's are all with the fixed top surface, which is not counted)
+  bodyContactCounts() { return this._bodyContacts.slice(); }
   contacts() { return Float32Array.from(this._contacts); }
   springCount() { return 0; }
   springs() { return new Float32Array(0); }

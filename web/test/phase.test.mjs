@@ -78,3 +78,17 @@ test('tolerance option', () => {
   assert.equal(classifyPhase(h), 'holding');
   assert.equal(classifyPhase(h, { tolerance: 1000 }), 'sealed');
 });
+
+test('without a cavity, the hand\'s body\'s own contacts decide pressing, not every contact', () => {
+  // air_tunnel one_hole: the block rests on the ground (252 contacts) after the cup has left it
+  const left = (t, hand) => ({ ...s(t, [], 252), handContacts: hand });
+  assert.equal(classifyPhase([left(1.10, 47), left(1.12, 0)]), 'free', 'the cup has left: free, whatever the block touches');
+  assert.equal(classifyPhase([left(1.10, 0), left(1.12, 5)]), 'pressing', 'the cup touches: pressing');
+  assert.equal(classifyPhase([{ ...s(0, [], 0), handContacts: 3 }]), 'pressing', 'the hand\'s contacts count even when the total says none');
+  // no driver (null or absent): every contact counts, as before
+  assert.equal(classifyPhase([{ ...s(0, [], 12), handContacts: null }]), 'pressing');
+  assert.equal(classifyPhase([s(0, [], 12)]), 'pressing');
+  // a release is still a release with the hand's body off everything
+  const h = [{ ...s(0, [cav(0.7 * P)], 300), handContacts: 40 }, { ...s(0.01, [], 252), handContacts: 0 }];
+  assert.equal(classifyPhase(h), 'released');
+});

@@ -66,6 +66,25 @@ test('pressing then pulling gives a cavity below ambient (mock physics), with a 
   assert.ok(f.profile.totalMs > 0);
 });
 
+test('each sample counts the hand\'s body\'s contacts (the first driver\'s), null without a driver', () => {
+  const { host, of } = makeHost();
+  host.handle({ type: 'load', text: sceneText, name: 'default' });
+  // the module's per-body counts: the cup (the driver's body, index 0) 7, the ground 99
+  host.sim.bodyContactCounts = () => [7, 99];
+  host.handle({ type: 'step', n: 3 });
+  host.handle({ type: 'ack' });
+  const f = of('frame').at(-1);
+  assert.deepEqual(f.samples.map(x => x.handContacts), [7, 7, 7]);
+  // a scene without a driver: null (the phase panel then counts every contact)
+  const doc = JSON.parse(sceneText);
+  delete doc.drivers;
+  const { host: h2, of: of2 } = makeHost();
+  h2.handle({ type: 'load', text: JSON.stringify(doc), name: 'nodriver' });
+  h2.handle({ type: 'step', n: 2 });
+  h2.handle({ type: 'ack' });
+  assert.deepEqual(of2('frame').at(-1).samples.map(x => x.handContacts), [null, null]);
+});
+
 test('dragging moves the driver offset smoothly towards its target', () => {
   const { host, of } = makeHost();
   host.handle({ type: 'load', text: sceneText, name: 'default' });
