@@ -13,7 +13,7 @@ const SHOW = [
   ['cavities', 'cavities', 'show-cavities', true],
   ['contacts', 'contact points', 'show-contacts', true],
   ['forces', 'contact forces (arrows)', 'show-forces', false],
-  ['loads', 'forces on the cup: air (P_atm − P)·A, hand', 'show-loads', false],
+  ['loads', 'forces: air (P_atm − P)·A, hand, weight', 'show-loads', false],
   ['seam', 'sealing ring', 'show-seam', true],
   ['wireframe', 'wireframe', 'show-wire', false],
 ];

@@ -6,7 +6,10 @@
 //         surface it holds (the cup is the cavity's first soft body)
 //   hand  per driver: the force the driver applies to its body (its `reaction`), at the body's
 //         centre
-// The weight of a lifted body is not drawn yet: the page is not told the bodies' masses.
+//   weight per body that forces move (its mass m > 0: not a fixed or kinematic body), other
+//         than a driver's own (the hand holds it): m·g at its centre of mass, straight down
+//         (the frame's `masses` and `centres`, the module's bodyMass and bodyCenterOfMass; g is
+//         the scene's |g|, and every shipped scene's gravity points along −z)
 
 const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -23,10 +26,11 @@ export function centroid(xyz) {
 }
 
 /**
- * forceArrows(frame, meta) -> [{ kind: 'air'|'hand', id, origin: [x,y,z], dir: unit [x,y,z],
- * value: N (>= 0), label }]. frame: the worker's frame ({ bodies: Float32Array[], cavities:
- * [{ id, dormant, force, area, normal, positions, bodies }], drivers: [{ reaction }] });
- * meta: the loaded message ({ pAtm, bodies: [{ soft }], drivers: [{ name, body }] }).
+ * forceArrows(frame, meta) -> [{ kind: 'air'|'hand'|'weight', id, origin: [x,y,z], dir: unit
+ * [x,y,z], value: N (>= 0), label }]. frame: the worker's frame ({ bodies: Float32Array[],
+ * cavities: [{ id, dormant, force, area, normal, positions, bodies }], drivers: [{ reaction }],
+ * masses: kg per body, centres: [x,y,z] per body (centre of mass) }); meta: the loaded message
+ * ({ pAtm, gravity: |g|, bodies: [{ name, soft }], drivers: [{ name, body }] }).
  */
 export function forceArrows(frame, meta) {
   const out = [];
@@ -59,5 +63,22 @@ export function forceArrows(frame, meta) {
     out.push({ kind: 'hand', id: k, origin, dir: r.map(v => v / value), value,
                label: `hand${info && info.name && info.name !== 'hand' ? ` (${info.name})` : ''} ${value.toFixed(1)} N` });
   });
+  // the weight of each body the forces move, but the hands' own (the hand carries its body)
+  const g = meta.gravity;
+  const held = new Set((meta.drivers || []).map(d => d.body));
+  (frame.masses || []).forEach((m, i) => {
+    const origin = frame.centres && frame.centres[i];
+    if (!(m > 0) || !(g > 0) || held.has(i) || !origin || origin.length !== 3 || !origin.every(Number.isFinite)) return;
+    const value = m * g, name = meta.bodies && meta.bodies[i] && meta.bodies[i].name;
+    out.push({ kind: 'weight', id: i, origin: origin.slice(), dir: [0, 0, -1], value,
+               label: `weight${name ? ` of ${name}` : ''} m·g = ${massText(m)} × ${g.toFixed(2)} m/s² = ${value.toFixed(2)} N` });
+  });
   return out;
+}
+
+/** A mass for a label: grams below 1 kg ("200 g", "19.5 g"), else kg. */
+function massText(m) {
+  if (m >= 1) return `${m.toPrecision(3)} kg`;
+  const grams = m * 1e3;
+  return `${grams >= 100 ? grams.toFixed(0) : grams.toPrecision(3)} g`;
 }

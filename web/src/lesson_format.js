@@ -19,7 +19,7 @@ export const LESSON_KEYS = Object.freeze(['$schema', 'title', 'summary', 'order'
 export const STEP_KEYS = Object.freeze(['title', 'scene', 'set', 'show', 'watch', 'predict', 'pause_at', 'explain', 'comment']);
 /** show: what the step turns on (true) or off (false): the page's toggles, and the P–V diagram. */
 export const SHOW_KEYS = Object.freeze({
-  forces: 'the forces on the cup drawn in the view: the air\'s (P_atm − P)·A and the hand (show: forces on the cup)',
+  forces: 'the forces drawn in the view: the air\'s (P_atm − P)·A, the hand and the weight of a lifted body (show: forces)',
   contact_forces: 'the contact forces as lines (show: contact forces)',
   cavities: 'the air pockets, coloured by pressure',
   contacts: 'the contact points',

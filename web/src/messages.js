@@ -23,7 +23,8 @@
  *            dt:number, duration:number, quality:string, qualityChanges:string[], pAtm:number, gravity:number,
  *            bodies:Array<{name:string, soft:boolean, fixed:boolean, indices:Uint32Array}>,
  *            drivers:Array<{name:string, body:number}>, parameters:Array<object>, probeNames:string[]}} LoadedMsg
- * @typedef {{type:'frame', time:number, step:number, playing:boolean, bodies:Float32Array[], cavities:object[],
+ * @typedef {{type:'frame', time:number, step:number, playing:boolean, bodies:Float32Array[], masses:number[],
+ *            centres:Array<number[]|null>, cavities:object[],
  *            contacts:Float32Array, contactCount:number, springs:Float32Array, drivers:object[], probes:number[],
  *            profile:object, samples:object[], rtf:number|null}} FrameMsg
  * @typedef {{type:'status', playing:boolean}} StatusMsg
@@ -60,7 +61,7 @@ export const FROM_WORKER = deepFreeze({
   ready: ['backend', 'module', 'version', 'crossOriginIsolated', 'threads', 'simThreads'],
   loaded: ['backend', 'version', 'name', 'sceneName', 'description', 'dt', 'duration', 'quality', 'qualityChanges',
            'pAtm', 'gravity', 'bodies', 'drivers', 'parameters', 'probeNames'],
-  frame: ['time', 'step', 'playing', 'bodies', 'cavities', 'contacts', 'contactCount', 'springs', 'drivers', 'probes',
+  frame: ['time', 'step', 'playing', 'bodies', 'masses', 'centres', 'cavities', 'contacts', 'contactCount', 'springs', 'drivers', 'probes',
           'profile', 'samples', 'rtf'],
   status: ['playing'],
   reset: [],

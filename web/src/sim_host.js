@@ -390,6 +390,15 @@ export class SimHost {
       transfer.push(c.positions.buffer, c.indices.buffer, c.seam.buffer);
       cavities.push(c);
     }
+    // the bodies' masses and centres of mass (the weights drawn with the forces: src/forces.js);
+    // 0 and null where the module cannot say
+    const masses = [], centres = [];
+    const hasMass = typeof s.bodyMass === 'function' && typeof s.bodyCenterOfMass === 'function';
+    for (let i = 0; i < s.bodyCount(); ++i) {
+      const m = hasMass ? this.safe('bodyMass', () => s.bodyMass(i), 0) : 0;
+      masses.push(m);
+      centres.push(m > 0 ? toArray(this.safe('bodyCenterOfMass', () => s.bodyCenterOfMass(i), [])) : null);
+    }
     const contacts = new Float32Array(s.contacts());
     transfer.push(contacts.buffer);
     const springs = new Float32Array(s.springs());
@@ -403,7 +412,7 @@ export class SimHost {
     const profile = { ...this.safe('profile', () => s.profile(), {}) };
     const msg = message(FROM_WORKER, 'frame', {
       time: s.time(), step: s.stepCount(), playing: this.playing,
-      bodies, cavities, contacts, contactCount: s.contactCount(), springs, drivers,
+      bodies, masses, centres, cavities, contacts, contactCount: s.contactCount(), springs, drivers,
       probes: Array.from(this.safe('probeValues', () => s.probeValues(), [])), profile, samples: this.samples,
       rtf: this.realTimeFactor(),
     });

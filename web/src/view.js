@@ -70,10 +70,10 @@ export function createView(canvas, { renderParam = null, onDrag = () => {} } = {
   const springLines = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({ color: 0x2050c0 }));
   springLines.renderOrder = 2; springLines.name = 'springs'; scene3.add(springLines);
   let sceneSize = 0.05;
-  // the forces on the cup (src/forces.js): the air's (P_atm − P)·A and the hand's, arrows with
-  // their values in labels over the view; off by default ("forces on the cup" in the panel)
+  // the forces (src/forces.js): the air's (P_atm − P)·A, the hand's and the weight of each lifted
+  // body, arrows with their values in labels over the view; off by default ("forces" in the panel)
   const loadGroup = new THREE.Group(); loadGroup.name = 'loads'; loadGroup.visible = false; scene3.add(loadGroup);
-  const loadColors = { air: 0x1f5fd0, hand: 0xe07000 };
+  const loadColors = { air: 0x1f5fd0, hand: 0xe07000, weight: 0x2e8b3a };
   let loadArrows = [];        // [{ arrow, label (a div), tip: THREE.Vector3, info }]
 
   function resize() {

@@ -45,3 +45,25 @@ test('the hand: the driver\'s reaction at its body, and nothing for a dormant ca
   const named = forceArrows(f, { ...meta, drivers: meta.drivers.map(d => ({ ...d, name: 'hand_a' })) });
   assert.match(named[0].label, /^hand \(hand_a\) 5\.0 N$/, 'another name is given');
 });
+
+test('the weight: m·g straight down at the centre of mass of each body forces move, not the hand\'s own', () => {
+  const f = frame();
+  // the cup (driven: the hand carries it), a 200 g cube, the fixed ground
+  f.bodies.push(box(0, 0, 0.025));
+  f.masses = [0.02, 0.2, 0];
+  f.centres = [[0, 0, 0.06], [0.001, 0, 0.025], null];
+  const m = { ...meta, gravity: 9.81, bodies: [{ name: 'cup', soft: true }, { name: 'cube', soft: false }, { name: 'ground', soft: false }] };
+  const w = forceArrows(f, m).filter(a => a.kind === 'weight');
+  assert.equal(w.length, 1, 'only the cube: the cup is the hand\'s, the ground does not move');
+  assert.equal(w[0].id, 1);
+  assert.ok(Math.abs(w[0].value - 0.2 * 9.81) < 1e-12);
+  assert.deepEqual(w[0].dir, [0, 0, -1]);
+  assert.deepEqual(w[0].origin, [0.001, 0, 0.025]);
+  assert.equal(w[0].label, 'weight of cube m·g = 200 g × 9.81 m/s² = 1.96 N');
+  // no masses in the frame (an older module), no gravity: no weight
+  assert.equal(forceArrows(frame(), m).filter(a => a.kind === 'weight').length, 0);
+  assert.equal(forceArrows(f, { ...m, gravity: 0 }).filter(a => a.kind === 'weight').length, 0);
+  // a heavier body's mass in kg
+  f.masses[1] = 2.5;
+  assert.match(forceArrows(f, m).find(a => a.kind === 'weight').label, /= 2\.50 kg × 9\.81 m\/s² = 24\.53 N$/);
+});

@@ -9,7 +9,7 @@ const VALUE = {
   crossOriginIsolated: true, threads: true, simThreads: 2, sceneName: 'ground', description: 'd', dt: 0.001, duration: 2,
   quality: 'interactive', qualityChanges: ['dt'], pAtm: 101325, gravity: 9.81, bodies: [{ name: 'cup', indices: new Uint32Array([0, 1, 2]) }],
   drivers: [{ name: 'hand', body: 0 }], parameters: [], probeNames: [], time: 0.5, step: 500, playing: true,
-  cavities: [], contacts: new Float32Array(6), contactCount: 1, springs: new Float32Array(0), probes: [], profile: { totalMs: 1 },
+  masses: [0.02, 0.2, 0], centres: [[0, 0, 0.05], [0, 0, 0.025], null], cavities: [], contacts: new Float32Array(6), contactCount: 1, springs: new Float32Array(0), probes: [], profile: { totalMs: 1 },
   samples: [{ t: 0, cavities: [] }], rtf: 0.9, applied: [['/a', '1']], requested: 1, live: true, restart: '', where: 'load',
   message: 'bad', fatal: false, event: 'holding', t: 0.82, values: { t: 0.82, pressure_kPa: 93.1 }, missed: false,
 };

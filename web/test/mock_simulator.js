@@ -88,7 +88,11 @@ export class MockSimulator {
         g = box(2 * r, 2 * r, 2 * r, pos);
       }
       const mat = (scene.materials || {})[b.material] || {};
+      // a toy mass: the density (1000 kg/m³ when not a number) times the bounding box's volume
+      const ext = [0, 1, 2].map(c => { let lo = Infinity, hi = -Infinity; for (let k = c; k < g.p.length; k += 3) { lo = Math.min(lo, g.p[k]); hi = Math.max(hi, g.p[k]); } return hi - lo; });
+      const density = typeof mat.density === 'number' ? mat.density : 1000;
       bodies.push({ name: b.name, type: b.type, rest: Float32Array.from(g.p), pos: Float32Array.from(g.p),
+                    mass: b.type === 'fixed' ? 0 : density * ext[0] * ext[1] * ext[2],
                     idx: Uint32Array.from(g.idx), vz: 0, dz: 0,
                     friction: mat.friction === undefined ? 0.5 : num(mat.friction, 0.5, `/materials/${b.material}/friction`) });
     });
@@ -283,6 +287,14 @@ export class MockSimulator {
   contactCount() { return this._contacts.length / 6; }
   // per body, the contacts touching it (the mock's are all with the fixed top surface, which is not counted)
   bodyContactCounts() { return this._bodyContacts.slice(); }
+  bodyMass(i) { return this._bodies[i] ? this._bodies[i].mass : 0; }
+  bodyCenterOfMass(i) {
+    const b = this._bodies[i];
+    if (!b) return [];
+    const c = [0, 0, 0], n = b.pos.length / 3;
+    for (let k = 0; k < b.pos.length; ++k) c[k % 3] += b.pos[k] / n;
+    return c;
+  }
   contacts() { return Float32Array.from(this._contacts); }
   springCount() { return 0; }
   springs() { return new Float32Array(0); }

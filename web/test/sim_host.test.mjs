@@ -85,6 +85,18 @@ test('each sample counts the hand\'s body\'s contacts (the first driver\'s), nul
   assert.deepEqual(of2('frame').at(-1).samples.map(x => x.handContacts), [null, null]);
 });
 
+test('frames carry the bodies\' masses and centres of mass (the weights drawn)', () => {
+  const { host, of } = makeHost();
+  host.handle({ type: 'load', text: sceneText, name: 'default' });
+  host.handle({ type: 'step', n: 2 });
+  host.handle({ type: 'ack' });
+  const f = of('frame').at(-1);
+  assert.equal(f.masses.length, 2);
+  assert.ok(f.masses[0] > 0 && f.masses[1] === 0, `masses ${f.masses}`);
+  assert.deepEqual(f.centres[0], host.sim.bodyCenterOfMass(0));
+  assert.equal(f.centres[1], null, 'no centre for a body forces do not move');
+});
+
 test('dragging moves the driver offset smoothly towards its target', () => {
   const { host, of } = makeHost();
   host.handle({ type: 'load', text: sceneText, name: 'default' });
