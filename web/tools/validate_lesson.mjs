@@ -14,10 +14,12 @@
 // 3. with --play: each step played in headless chromium on the built page (build/web: make web;
 //    the lesson file is served in place of the page's copy, so an unbuilt one plays too) at the
 //    page's top speed, its prediction answered, to its event; prints the time and step of the
-//    pause, whether the event was reached, and the explanation with the measured numbers.
+//    pause, whether the event was reached, and the explanation with the measured numbers; with the
+//    CLI, the same event found in its CSV of the same scene and values (`suction run ... --csv`,
+//    web/tools/lesson_check.mjs), which must be within one step of the page's pause.
 //    --quality reference plays at reference quality (default: interactive, the page's).
 // Exit status: 0 all good, 1 a problem (a bad field, a refused value, an event not reached in
-// --play), 2 bad usage or a missing tool.
+// --play or a pause more than one step from the CLI's), 2 bad usage or a missing tool.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -27,7 +29,7 @@ import { validateLesson, formatErrors, stepOverrides } from '../src/lesson_forma
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
 if (args.includes('-h') || args.includes('--help')) {
-  console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 21).map(l => l.replace(/^\/\/ ?/, '')).join('\n'));
+  console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1).filter((l, i, a) => a.slice(0, i + 1).every(x => x.startsWith('//'))).map(l => l.replace(/^\/\/ ?/, '')).join('\n'));
   process.exit(0);
 }
 const play = args.includes('--play');
@@ -83,9 +85,13 @@ for (const file of files) {
 if (play && good.length) bad += await playLessons(good);
 process.exit(bad ? 1 : 0);
 
-/** Plays every step of each lesson in the page; returns the number of steps whose event was not reached. */
+/** Plays every step of each lesson in the page (web/tools/lesson_check.mjs, as the e2e test does);
+ *  with the native CLI, finds each event in its CSV of the same scene and values too. Returns the
+ *  number of steps whose event was not reached, or (with the CLI) whose pause is more than one
+ *  step from the CLI's. */
 async function playLessons(list) {
   const { startServe, pageTools, launchChromium } = await import('../../scripts/web_harness.mjs');
+  const { playStep, cliEvent, comparePause } = await import('./lesson_check.mjs');
   let tools;
   try { tools = pageTools(); } catch (e) { console.error(`validate_lesson --play: ${e.message}`); process.exit(2); }
   const { child: server, base } = await startServe(tools.siteDir);
@@ -109,39 +115,25 @@ async function playLessons(list) {
     for (const { file, rel, doc } of list) {
       const name = path.basename(file).replace(/\.json$/, '');
       for (let k = 1; k <= doc.steps.length; ++k) {
-        const page = await context.newPage();
-        page.setDefaultTimeout(600000);
-        const t0 = Date.now();
-        await page.goto(`${base}?lesson=${encodeURIComponent(name)}&step=${k}${quality === 'reference' ? '&quality=reference' : ''}`, { waitUntil: 'load' });
-        const S = () => page.evaluate(() => window.suctionDebug.snapshot());
-        await page.waitForFunction(() => { const s = window.suctionDebug.snapshot(); return (s.lesson && ['predict', 'ready'].includes(s.lesson.status)) || s.errors.length > 0; },
-                                   null, { timeout: 600000, polling: 200 });
-        let s = await S();
-        if (s.errors.length) { console.log(`${rel}: step ${k}: ${s.errors.join(' | ')}`); ++missed; await page.close(); continue; }
         const step = doc.steps[k - 1];
-        if (step.predict) {
-          if (step.predict.choices) await page.check(`#lesson-choice-${step.predict.answer}`);
-          else await page.fill('#lesson-number', '1');
-          await page.click('#lesson-predict-submit');
-        }
-        await page.selectOption('#speed-mode', 'realtime');
-        await page.fill('#speed', '10000');
-        await page.dispatchEvent('#speed', 'change');
-        await page.click('#lesson-play');
-        await page.waitForFunction(() => { const s = window.suctionDebug.snapshot(); return (s.lesson && ['done', 'missed'].includes(s.lesson.status)) || s.errors.length > 0; },
-                                   null, { timeout: 1800000, polling: 250 });
-        s = await S();
-        const L = s.lesson;
-        const text = await page.textContent('#lesson-explain');
-        if (s.errors.length) console.log(`${rel}: step ${k}: ${s.errors.join(' | ')}`);
-        const reached = L.status === 'done';
+        const r = await playStep(context, base, { name, k, step, quality });
+        if (r.errors.length) console.log(`${rel}: step ${k}: ${r.errors.join(' | ')}`);
+        if (!r.event) { console.log(`${rel}: step ${k}: no pause (${r.status})`); ++missed; continue; }
+        const reached = r.status === 'done';
         if (!reached && step.pause_at !== 'end') ++missed;
         console.log(`\n${rel}: step ${k} of ${doc.steps.length} (${step.scene}${step.set ? ' ' + stepOverrides(step).map(([p, v]) => `${p}=${v}`).join(' ') : ''}): ` +
-                    `${reached ? 'paused at' : 'did NOT reach'} ${step.pause_at}: t = ${L.event.t.toFixed(4)} s, step ${L.event.step}, phase ${s.phase} ` +
-                    `(${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-        if (step.predict && !step.predict.choices) console.log(`  answer_from ${step.predict.answer_from} = ${L.event.values[step.predict.answer_from]}`);
-        console.log(`  ${text.replace(/\n/g, '\n  ')}`);
-        await page.close();
+                    `${reached ? 'paused at' : 'did NOT reach'} ${step.pause_at}: t = ${r.event.t.toFixed(4)} s, step ${r.event.step}, phase ${r.phase} ` +
+                    `(${r.seconds.toFixed(1)} s)`);
+        if (haveCli) {
+          // the same scene and values in the CLI, to a few steps past the page's pause
+          const until = reached && step.pause_at !== 'end' ? r.event.t + 2.5 * r.dt : null;
+          const c = await cliEvent({ cli, root, step, quality, duration: r.duration, until });
+          const cmp = comparePause(r, c);
+          if (!cmp.ok) ++missed;
+          console.log(`  the CLI's CSV: ${cmp.ok ? '' : 'MISMATCH: '}${cmp.text}`);
+        }
+        if (step.predict && !step.predict.choices) console.log(`  answer_from ${step.predict.answer_from} = ${r.event.values[step.predict.answer_from]}`);
+        console.log(`  ${r.explain.replace(/\n/g, '\n  ')}`);
       }
     }
   } finally {
