@@ -91,6 +91,7 @@ int soak_command(const SoakOptions& options) {
   const long warmup = std::max(per_loop, options.steps / 5);
 
   long loops = 1, books_broken = 0, warnings = 0, steps_with_air = 0;
+  double worst_energy_imbalance = 0.0;  // the energy books (docs/method.md §6.8), of the step's largest term
   double worst_imbalance = 0.0, created = 0.0, released = 0.0, leaked = 0.0, outflow = 0.0;
   int merges = 0, splits = 0;
   // memory at the same phase of every loop (its start, right after the reset): a leak grows
@@ -128,12 +129,17 @@ int soak_command(const SoakOptions& options) {
       const double scale = std::max({a.start, a.end, a.created, a.released, 1e-6});
       const double rel = std::abs(a.imbalance()) / scale;
       worst_imbalance = std::max(worst_imbalance, rel);
+      const double escale = std::max({a.energy_start, a.energy_end, a.energy_created, a.energy_released,
+                                      std::abs(a.work), std::abs(a.heat), 1e-6});
+      const double erel = std::abs(a.energy_imbalance()) / escale;
+      worst_energy_imbalance = std::max(worst_energy_imbalance, erel);
       bool negative = false;
       for (const CavityState& c : sim.state().cavities) negative = negative || !(c.air >= 0.0);
-      if (rel > 1e-9 || negative) {
+      if (rel > 1e-9 || erel > 1e-9 || negative) {
         if (books_broken++ == 0)
-          first_broken = format("step %ld of loop %ld: imbalance %.3g J of %.3g J%s", sim.state().step, loops,
-                                a.imbalance(), scale, negative ? ", negative air" : "");
+          first_broken = format("step %ld of loop %ld: imbalance %.3g J of %.3g J, energy %.3g J of %.3g J%s",
+                                sim.state().step, loops, a.imbalance(), scale, a.energy_imbalance(), escale,
+                                negative ? ", negative air" : "");
       }
       created += a.created;
       released += a.released;
@@ -198,11 +204,11 @@ int soak_command(const SoakOptions& options) {
   std::cout << format("soak      %s  (%s)\n", model.name.c_str(), options.scene.scene.c_str());
   std::cout << format("steps     %ld of %ld: %ld loops of %ld steps, wall %s\n", done, options.steps, loops, per_loop,
                       format_duration(wall).c_str());
-  std::cout << format("air       books closed every step: %s (worst imbalance %.2g of the step's air); "
-                      "created %.4g J, released %.4g J, leaked in %.4g J, outflow %.4g J; %d merges, %d splits; "
-                      "%ld steps with air\n",
-                      books_broken == 0 ? "yes" : "NO", worst_imbalance, created, released, leaked, outflow,
-                      merges, splits, steps_with_air);
+  std::cout << format("air       books closed every step: %s (worst imbalance %.2g of the step's air, of its "
+                      "energy %.2g); created %.4g J, released %.4g J, leaked in %.4g J, outflow %.4g J; %d merges, "
+                      "%d splits; %ld steps with air\n",
+                      books_broken == 0 ? "yes" : "NO", worst_imbalance, worst_energy_imbalance, created, released,
+                      leaked, outflow, merges, splits, steps_with_air);
   if (books_broken) std::cout << "          first broken: " << first_broken << "\n";
   if (measured)
     std::cout << format("memory    after the warm-up (%ld steps), %zu loop starts: resident%s %.2f MB first, %.2f MB last, "
@@ -234,6 +240,7 @@ int soak_command(const SoakOptions& options) {
                         {"wall_s", wall},
                         {"books_broken", books_broken},
                         {"worst_imbalance", worst_imbalance},
+                        {"worst_energy_imbalance", worst_energy_imbalance},
                         {"air_created_J", created},
                         {"air_released_J", released},
                         {"air_leaked_in_J", leaked},

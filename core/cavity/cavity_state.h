@@ -61,6 +61,11 @@ std::vector<SealGroup> seal_groups(std::vector<SealingContact> contacts);
 /// Where the air of all cavities went in one step (N = P·V [J]).  The books close:
 ///   end − start = leaked_in + created − released + outflow;
 /// merges and splits move air between cavities and change no total (docs/reliability.md).
+/// And the air's energy (docs/method.md §6.8): its internal energy U = Σ N θ / (γ − 1) [J]
+/// (θ = T / T_ambient, γ of settings.cavity.gas), whose books close too:
+///   energy_end − energy_start = energy_created − energy_released + enthalpy_in + energy_out
+///                               + work + heat;
+/// merges and splits mix at constant internal energy.
 struct AirLedger {
   double start = 0.0;      // Σ N at the start of the step
   double end = 0.0;        // Σ N at the end of the step
@@ -72,6 +77,21 @@ struct AirLedger {
   int splits = 0;          // cavities that became several
   /// what the books leave unexplained (0 up to rounding)
   double imbalance() const { return end - start - (leaked_in + created - released + outflow); }
+
+  double energy_start = 0.0;     // Σ U at the start of the step [J]
+  double energy_end = 0.0;       // Σ U at the end of the step
+  double energy_created = 0.0;   // new cavities' air, at the ambient temperature
+  double energy_released = 0.0;  // the air of cavities whose seal opened, at its temperature
+  double enthalpy_in = 0.0;      // the leak: ambient air brings γ/(γ−1) ΔN (its enthalpy)
+  double energy_out = 0.0;       // ≤ 0: the internal energy of the air pushed out above p_max
+  double work = 0.0;             // done on the air along its law in the solve, −∫P dV
+  double heat = 0.0;             // from the walls: Newton's cooling (exchange), what a
+                                 // polytropic or isothermal law exchanges to keep to it
+  /// what the energy books leave unexplained (0 up to rounding)
+  double energy_imbalance() const {
+    return energy_end - energy_start -
+           (energy_created - energy_released + enthalpy_in + energy_out + work + heat);
+  }
 };
 
 }  // namespace suction

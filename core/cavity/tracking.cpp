@@ -111,6 +111,7 @@ std::vector<CavityState> track_cavities(const std::vector<const CavityState*>& o
       c.pressure = ts.p_atm;
       c.temperature = ts.t_ambient;
       books.created += c.air;
+      books.energy_created += c.air / (ts.gamma - 1.0);
       continue;
     }
     const int root = find(no + j);
@@ -163,6 +164,7 @@ std::vector<CavityState> track_cavities(const std::vector<const CavityState*>& o
       out.push_back(std::move(oc));
     } else {
       books.released += oc.air;
+      books.energy_released += oc.air * (oc.temperature / ts.t_ambient) / (ts.gamma - 1.0);
     }
   }
   for (CavityState& c : fresh) {

@@ -19,6 +19,7 @@ CavityGeometry cavity_geometry(const Points& x, const CavityState& c);
 struct TrackingSettings {
   double p_atm = kPAtm;                  // air of a new cavity: P_atm·V [Pa]
   double t_ambient = kTAmbient;          // temperature of a new cavity's air [K]
+  double gamma = 1.4;                    // the air's c_p/c_v: its internal energy N θ / (γ − 1)
   double sealing_distance = 5e-5;        // [m]
   double flattened_volume_ratio = 0.05;  // a vanished cavity below this share of its largest
                                          // volume is kept dormant, otherwise dropped

@@ -99,9 +99,16 @@ void Simulation::step() {
       for (const CavityState& c : state_.cavities) n += c.air;
       return n;
     };
+    const GasSettings& gas = model_.settings.cavity.gas;
+    auto total_energy = [&] {  // U = Σ N θ / (γ − 1) (docs/method.md §6.8)
+      double u = 0.0;
+      for (const CavityState& c : state_.cavities) u += c.air * (c.temperature / gas.t_ambient);
+      return u / (gas.gamma - 1.0);
+    };
     for (int attempt = 0;; ++attempt) {
       w.air = AirLedger{};  // a redo starts from `before` again
       w.air.start = total_air();
+      w.air.energy_start = total_energy();
       step_stages(model_, state_, w, timed);  // 1.-6. (stages/stage_list.h)
       // the step's one redo decision: the seal check at the solved shape names the cavities
       // whose seal it opened (input: the state after the correction; output: their ids)
@@ -110,6 +117,7 @@ void Simulation::step() {
         timed(Stage::Cavities, [&] { opened = check_seals(model_, state_, w); });
       if (opened.empty()) {
         w.air.end = total_air();
+        w.air.energy_end = total_energy();
         break;
       }
       p.seals_opened += static_cast<int>(opened.size());

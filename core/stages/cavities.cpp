@@ -78,6 +78,13 @@ std::vector<SealingContact> sealing_contacts(const Model& model, const Workspace
   return out;
 }
 
+/// A cavity's air and its internal energy leave the books (released to the atmosphere).
+void book_release(const Model& model, const CavityState& c, AirLedger& ledger) {
+  const GasSettings& gas = model.settings.cavity.gas;
+  ledger.released += c.air;
+  ledger.energy_released += c.air * (c.temperature / gas.t_ambient) / (gas.gamma - 1.0);
+}
+
 /// Whether a tracked cavity's seam (the offset strip between its bodies) grew by more than
 /// remesh_seam_ratio of its wall since detection: the seal is sliding open, unite again.
 bool seam_opened(const Model& model, const Workspace& work, const CavityState& c) {
@@ -102,7 +109,7 @@ std::vector<SealGroup> plan_unions(const Model& model, State& state, const Works
   };
   std::erase_if(state.cavities, [&](const CavityState& c) {
     const bool lost = in_a_group(before, c) && !in_a_group(groups, c);
-    if (lost && ledger) ledger->released += c.air;
+    if (lost && ledger) book_release(model, c, *ledger);
     return lost;
   });
   std::vector<SealGroup> unite;
@@ -227,6 +234,7 @@ void track_group(const Model& model, State& state, const Workspace& work, const 
   TrackingSettings ts;
   ts.p_atm = model.settings.p_atm;
   ts.t_ambient = model.settings.cavity.gas.t_ambient;
+  ts.gamma = model.settings.cavity.gas.gamma;
   ts.sealing_distance = cs.sealing_distance;
   ts.flattened_volume_ratio = cs.flattened_volume_ratio;
   std::vector<CavityState> tracked =
@@ -309,10 +317,17 @@ void leak_cavities(const Model& model, State& state, Workspace& work) {
   const double h = model.settings.dt;
   const GasSettings& gas = model.settings.cavity.gas;
   const double leak = h * model.settings.cavity.leak_rate;
+  const double cv = 1.0 / (gas.gamma - 1.0);  // U = cv N θ
   for (CavityState& c : state.cavities)
     if (!c.dormant) {
-      if (gas.law == GasSettings::Law::Exchange && c.temperature != gas.t_ambient)  // Newton's cooling (§6.8)
+      if (gas.law == GasSettings::Law::Exchange && c.temperature != gas.t_ambient) {  // Newton's cooling (§6.8)
+        const double before = c.temperature;
         c.temperature = gas.t_ambient + (c.temperature - gas.t_ambient) * std::exp(-h / gas.tau);
+        work.air.heat += cv * c.air * (c.temperature - before) / gas.t_ambient;
+      }
+      // the leak brings ambient air's enthalpy; what the law does not keep of it (the flow work,
+      // where the law holds the temperature) goes to the walls as heat
+      const double u_before = cv * c.air * c.temperature / gas.t_ambient;
       if (!gas.isothermal() && leak > 0.0 && c.air + leak > 0.0) {
         // air from outside, at the ambient temperature, brings its enthalpy (γ c_v T_ambient per
         // amount) into the cavity's internal energy (c_v N T): the mixture's temperature (§6.8)
@@ -321,6 +336,10 @@ void leak_cavities(const Model& model, State& state, Workspace& work) {
       }
       c.air += leak;
       work.air.leaked_in += leak;
+      if (leak != 0.0) {
+        work.air.enthalpy_in += gas.gamma * cv * leak;
+        work.air.heat += cv * c.air * c.temperature / gas.t_ambient - u_before - gas.gamma * cv * leak;
+      }
     }
 }
 
@@ -332,7 +351,7 @@ void update_cavities(const Model& model, State& state, Workspace& work) {
   work.union_failures.clear();
   work.rows.layout.cavities = 0;
   if (!model.settings.cavity.enabled) {
-    for (const CavityState& c : state.cavities) work.air.released += c.air;
+    for (const CavityState& c : state.cavities) book_release(model, c, work.air);
     state.cavities.clear();
     return;
   }
@@ -350,7 +369,7 @@ void update_cavities(const Model& model, State& state, Workspace& work) {
                    work.release_cavity_ids.end();
     if (r) {
       reopened.push_back(c.slots);
-      work.air.released += c.air;
+      book_release(model, c, work.air);
     }
     return r;
   });

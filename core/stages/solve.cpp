@@ -62,19 +62,33 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
                              mu, cavities, work.soft_rows, model.settings.dt,
                              model.settings.solver.max_iterations, model.settings.solver.tolerance, work.lambda,
                              model.settings.solver.subspace_every);
+  const double cv = 1.0 / (cs.gas.gamma - 1.0);  // the air's internal energy U = cv N θ
   for (int k = 0; k < np; ++k) {
     CavityState& c = state.cavities[work.cavity_index[k]];
     const CavityRow& row = cavities[k];
+    // the air that stays went along its law from P_t = θ N / V_t to P
+    const double theta0 = c.temperature / cs.gas.t_ambient;
+    const double vt = work.cavity_volume_t[k];
+    const double p_t = vt > 0.0 ? theta0 * c.air / vt : 0.0;
     if (row.exponent != 1.0) {
-      // the air that stays went along its law from P_t = θ N / V_t to P: T ∝ P^((n−1)/n)
-      const double p_t = c.temperature / cs.gas.t_ambient * c.air / work.cavity_volume_t[k];
+      // T ∝ P^((n−1)/n); the work −∫P dV of P V^n = const is N Δθ / (n − 1), U changes by cv N Δθ
       if (row.pressure > 0.0 && p_t > 0.0)
         c.temperature *= std::pow(row.pressure / p_t, (row.exponent - 1.0) / row.exponent);
+      const double dtheta = c.temperature / cs.gas.t_ambient - theta0;
+      const double w = c.air * dtheta / (row.exponent - 1.0);
+      work.air.work += w;
+      work.air.heat += cv * c.air * dtheta - w;
+    } else if (row.pressure > 0.0 && p_t > 0.0 && c.air > 0.0) {
+      // Boyle's law: −∫P dV = N θ ln(P / P_t), given up to the walls as heat
+      const double w = c.air * theta0 * std::log(row.pressure / p_t);
+      work.air.work += w;
+      work.air.heat -= w;
     }
     c.pressure = cavities[k].pressure;
     c.outflow = cavities[k].outflow;
     const double air = std::max(0.0, c.air + c.outflow);
     work.air.outflow += air - c.air;
+    work.air.energy_out += cv * (air - c.air) * c.temperature / cs.gas.t_ambient;
     c.air = air;
   }
   work.solver_iterations = r.iterations;
