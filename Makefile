@@ -109,7 +109,7 @@ export CTEST_OUTPUT_ON_FAILURE := 1
 .PHONY: all test deps native wasm cuda table1 table2 solvers convergence gas-speed paraview scene-docs demo bench clean \
         test-native test-wasm configure-native configure-wasm configure-cuda \
         wasm-web bench-wasm wasm-bench configure-wasm-bench bench-browser \
-        web web-deps serve demo-native test-web test-web-unit test-web-e2e bunny-mesh \
+        web web-deps serve demo-native native-cli test-web test-web-unit test-web-e2e bunny-mesh \
         configure-native-sse native-sse
 
 all: native  ## plain `make`: the native build
@@ -449,7 +449,11 @@ test-web-unit: web-deps
 	@echo "==> test web: unit tests (node --test web/test/)"
 	$(NODE) --test --test-reporter=spec web/test/
 
-test-web-e2e: wasm-web web
+# the e2e compares every lesson's pauses with the native CLI's CSV of the same run: the CLI only
+native-cli: configure-native
+	$(CMAKE) --build $(NATIVE_DIR) -j $(JOBS) --target suction
+
+test-web-e2e: wasm-web web native-cli
 	@echo "==> test web: e2e (chromium, tests/web/e2e.mjs)"
 	$(NODE) tests/web/e2e.mjs
 
