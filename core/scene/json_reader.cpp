@@ -364,8 +364,7 @@ std::optional<std::string> JsonReader::choice(const Json& v, const std::string& 
 // ---------------------------------------------------------------------------------------------
 // ObjectView
 
-/// edit distance, for "did you mean" hints on unknown keys
-static size_t edit_distance(const std::string& a, const std::string& b) {
+size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {

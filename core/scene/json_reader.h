@@ -45,6 +45,9 @@ std::optional<size_t> first_invalid_utf8(const std::string& text);
 /// "a, b, c"
 std::string join_names(const std::vector<std::string>& names);
 
+/// the edit (Levenshtein) distance of two strings, for "did you mean" hints
+size_t edit_distance(const std::string& a, const std::string& b);
+
 /// An allowed range of a number, for messages like "expected a value > 0, got -1".
 struct Bounds {
   double lo = -std::numeric_limits<double>::infinity();

@@ -704,18 +704,21 @@ function expectedQuantity(name, samples, i, pAtm) {
   return inst(samples[i], name);
 }
 
+/** A new page of `context` at `url`, its page errors and console errors gathered in `errors`. */
+async function openPage(context, url, errors) {
+  const pg = await context.newPage();
+  pg.setDefaultTimeout(120000);
+  pg.on('pageerror', e => errors.push(String(e && e.stack || e)));
+  pg.on('console', m => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  await pg.goto(url, { waitUntil: 'load' });
+  return pg;
+}
+
 async function checkLessons(context, base) {
   const { placeholders } = await import('../../web/src/lesson_text.js');
   const doc = JSON.parse(fs.readFileSync(path.join(siteDir, 'lessons', 'why_it_sticks.json'), 'utf8'));
   const errors = [];
-  const open = async (url) => {
-    const pg = await context.newPage();
-    pg.setDefaultTimeout(120000);
-    pg.on('pageerror', e => errors.push(String(e && e.stack || e)));
-    pg.on('console', m => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
-    await pg.goto(url, { waitUntil: 'load' });
-    return pg;
-  };
+  const open = (url) => openPage(context, url, errors);
   const tL = Date.now();
   const pg = await open(`${base}?lesson=why_it_sticks`);
   const S = () => pg.evaluate(() => window.suctionDebug.snapshot());
@@ -937,11 +940,7 @@ async function checkWeightAndPhase(context, base) {
   const tW = Date.now();
   const errors = [];
   const open = async (url) => {
-    const pg = await context.newPage();
-    pg.setDefaultTimeout(120000);
-    pg.on('pageerror', e => errors.push(String(e && e.stack || e)));
-    pg.on('console', m => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
-    await pg.goto(url, { waitUntil: 'load' });
+    const pg = await openPage(context, url, errors);
     await pg.waitForFunction(() => { const x = window.suctionDebug.snapshot(); return (x.loaded && x.frames > 0 && (x.changed.length > 0 || !/[?&]set=/.test(location.search))) || x.errors.length > 0; },
                              null, { timeout: 180000, polling: 100 });
     return pg;
