@@ -280,7 +280,7 @@ class LessonChecker {
     // the answer
     if (text(step, "explain", path, true)) {
       for (const Placeholder& p : placeholders(step["explain"].get<std::string>())) {
-        const std::string q = quantity_error(p.name, probe_names);
+        const std::string q = lesson_quantity_error(p.name, probe_names);
         if (!q.empty()) err(path + "/explain", "{" + p.name + "}: " + q);
       }
     }
@@ -302,16 +302,6 @@ class LessonChecker {
     err(path + (overrides.empty() ? "/scene" : "/set"),
         "scene '" + scene + "'" + (overrides.empty() ? "" : " with these values") + ": " +
             (issue.pointer.empty() ? "" : issue.pointer + ": ") + issue.message);
-  }
-
-  std::string quantity_error(const std::string& name, const std::vector<std::string>* probes) {
-    return probes ? lesson_quantity_error(name, *probes) : lesson_quantity_error_unchecked(name);
-  }
-  /// the scene could not be loaded: probe names are not checked
-  static std::string lesson_quantity_error_unchecked(const std::string& name) {
-    static const std::vector<std::string> none;
-    const std::string e = lesson_quantity_error(name, none);
-    return e.rfind("no probe '", 0) == 0 ? "" : e;
   }
 
   void check_predict(const Json& pr, const std::string& path, const std::vector<std::string>* probes) {
@@ -367,7 +357,7 @@ class LessonChecker {
                                    "pressure_kPa, probe.NAME)");
       } else {
         const Json& q = pr["answer_from"];
-        const std::string e = q.is_string() ? quantity_error(q.get<std::string>(), probes) : "expected a quantity name";
+        const std::string e = q.is_string() ? lesson_quantity_error(q.get<std::string>(), probes) : "expected a quantity name";
         if (!e.empty()) err(path + "/answer_from", e);
       }
       if (!pr.contains("tolerance")) {
@@ -386,24 +376,25 @@ class LessonChecker {
   std::vector<SceneIssue> issues_;
 };
 
-/// probe.NAME (stats: with an optional .min/.max/... suffix): '' when fine, the message when
-/// the probe is unknown, "?" when `rest` is not probe.NAME at all
-std::string probe_quantity(const std::string& rest, bool stats, const std::vector<std::string>& probes) {
+/// probe.NAME (stats: with an optional .min/.max/... suffix): '' when fine (or when `probes` is
+/// null: not checked), the message when the probe is unknown, "?" when `rest` is not probe.NAME
+std::string probe_quantity(const std::string& rest, bool stats, const std::vector<std::string>* probes) {
   if (rest.rfind("probe.", 0) != 0 || rest.size() == 6) return "?";
+  if (!probes) return "";
   std::string name = rest.substr(6);
   const size_t dot = name.rfind('.');
   if (stats && dot != std::string::npos && dot > 0 && contains(lesson_probe_stats(), name.substr(dot + 1)) &&
-      !contains(probes, name))
+      !contains(*probes, name))
     name = name.substr(0, dot);
-  if (!contains(probes, name))
-    return "no probe '" + name + "' in the scene" + did_you_mean(name, probes) + " (its probes: " +
-           (probes.empty() ? std::string("none") : join_names(probes)) + ")";
+  if (!contains(*probes, name))
+    return "no probe '" + name + "' in the scene" + did_you_mean(name, *probes) + " (its probes: " +
+           (probes->empty() ? std::string("none") : join_names(*probes)) + ")";
   return "";
 }
 
 }  // namespace
 
-std::string lesson_quantity_error(const std::string& name, const std::vector<std::string>& probes) {
+std::string lesson_quantity_error(const std::string& name, const std::vector<std::string>* probes) {
   if (name.empty()) return "expected a quantity name";
   if (contains(lesson_instant_quantities(), name) || contains(lesson_aggregate_quantities(), name)) return "";
   const std::string p = probe_quantity(name, true, probes);

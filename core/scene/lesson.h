@@ -26,8 +26,9 @@ const std::vector<std::string>& lesson_aggregate_quantities();
 /// suffixes of probe.NAME. ({probe.object_z.rise})
 const std::vector<std::string>& lesson_probe_stats();
 
-/// '' when NAME is a quantity a lesson may show with these probes, else what is wrong
-std::string lesson_quantity_error(const std::string& name, const std::vector<std::string>& probe_names);
+/// '' when NAME is a quantity a lesson may show with the scene's probes, else what is wrong
+/// (probe_names null: the scene is not known, its probe names are not checked)
+std::string lesson_quantity_error(const std::string& name, const std::vector<std::string>* probe_names);
 
 /// True when a parsed JSON document is a lesson rather than a scene: an object with "steps" and
 /// without "bodies" (what `suction validate` checks it as).

@@ -1025,11 +1025,7 @@ function meterPlacement(pg) {
 async function checkKeyboard(context, base) {
   const tK = Date.now();
   const errors = [];
-  const pg = await context.newPage();
-  pg.setDefaultTimeout(120000);
-  pg.on('pageerror', e => errors.push(String(e && e.stack || e)));
-  pg.on('console', m => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
-  await pg.goto(`${base}?scene=${encodeURIComponent(SCENE)}`, { waitUntil: 'load' });
+  const pg = await openPage(context, `${base}?scene=${encodeURIComponent(SCENE)}`, errors);
   await pg.waitForFunction(() => { const s = window.suctionDebug.snapshot(); return (s.loaded && s.frames > 0) || s.errors.length > 0; },
                            null, { timeout: 180000, polling: 100 });
   const focused = () => pg.evaluate(() => { const e = document.activeElement;
