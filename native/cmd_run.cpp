@@ -144,6 +144,9 @@ void print_summary(const RunOptions& options, const Simulation& sim, long steps_
   if (sim.union_failures() > 0)
     out << "unions    " << sim.union_failures()
         << " mesh unions failed (warnings above); those pairs kept their cavities\n";
+  if (sim.surface_repairs() > 0)
+    out << "unions    " << sim.surface_repairs()
+        << " body surfaces that crossed themselves were repaired for a union (warnings above)\n";
   if (csv) out << "csv       " << options.csv << "  (" << csv->rows() << " rows)\n";
   if (frames)
     out << "frames    " << frames->dir() << "/series.pvd  (" << frames->frames()

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <map>
 #include <memory>
@@ -84,10 +85,93 @@ bool self_intersects(const UnionMesh& in, const Mesh& m) {
   return PMP::does_self_intersect(faces, m);
 }
 
+// The pairs of m's triangles that cross, and the mean centroid of the triangles in them.
+std::pair<std::vector<std::array<int, 2>>, Vec3> crossings(const Mesh& m) {
+  std::vector<std::pair<FaceIndex, FaceIndex>> pairs;
+  PMP::self_intersections(m, std::back_inserter(pairs));
+  std::vector<std::array<int, 2>> out;
+  Vec3 sum = Vec3::Zero();
+  for (const auto& [f, g] : pairs) {
+    const int a = static_cast<int>(f.idx()), b = static_cast<int>(g.idx());
+    out.push_back({std::min(a, b), std::max(a, b)});
+    for (FaceIndex h : {f, g})
+      for (VertexIndex v : CGAL::vertices_around_face(m.halfedge(h), m)) {
+        const Point& q = m.point(v);
+        sum += Vec3(CGAL::to_double(q.x()), CGAL::to_double(q.y()), CGAL::to_double(q.z())) / 3.0;
+      }
+  }
+  std::sort(out.begin(), out.end());
+  return {out, out.empty() ? sum : Vec3(sum / (2.0 * static_cast<double>(out.size())))};
+}
+
+// Undoes the crossings of m's triangles by smoothing the patch around them, in the union's copy
+// only: each round moves every vertex of a crossing triangle (and, from the fourth round on, its
+// neighbours) halfway to the mean of its neighbours, all at once (Jacobi: the order of the
+// vertices does not matter), until no two triangles cross.  A crossing of a deformed surface is
+// a pleat of a few triangles (a skirt folded through its lip), which this flattens; the faces
+// keep their input triangles, and the cavity built on them is evaluated at the real positions.
+bool untangle(Mesh& m, double& max_move) {
+  constexpr int kRounds = 12;
+  std::vector<Point> start;
+  for (VertexIndex v : m.vertices()) start.push_back(m.point(v));
+  const auto moved_most = [&] {
+    double most = 0.0;
+    for (VertexIndex v : m.vertices())
+      most = std::max(most, std::sqrt(CGAL::squared_distance(m.point(v), start[v.idx()])));
+    return most;
+  };
+  for (int round = 0; round < kRounds; ++round) {
+    std::vector<std::pair<FaceIndex, FaceIndex>> pairs;
+    PMP::self_intersections(m, std::back_inserter(pairs));
+    if (pairs.empty()) {
+      max_move = moved_most();
+      return true;
+    }
+    std::vector<char> patch(m.number_of_vertices(), 0);
+    for (const auto& [f, g] : pairs)
+      for (FaceIndex h : {f, g})
+        for (VertexIndex v : CGAL::vertices_around_face(m.halfedge(h), m)) patch[v.idx()] = 1;
+    if (round >= 3) {  // grow the patch by a ring
+      std::vector<char> grown = patch;
+      for (VertexIndex v : m.vertices())
+        if (patch[v.idx()])
+          for (VertexIndex w : CGAL::vertices_around_target(m.halfedge(v), m)) grown[w.idx()] = 1;
+      patch.swap(grown);
+    }
+    std::vector<std::pair<VertexIndex, Point>> moved;
+    for (VertexIndex v : m.vertices()) {
+      if (!patch[v.idx()]) continue;
+      double x = 0, y = 0, z = 0;
+      int k = 0;
+      for (VertexIndex w : CGAL::vertices_around_target(m.halfedge(v), m)) {
+        const Point& q = m.point(w);
+        x += q.x(), y += q.y(), z += q.z();
+        ++k;
+      }
+      if (k == 0) continue;
+      const Point& p = m.point(v);
+      moved.emplace_back(v, Point(0.5 * (p.x() + x / k), 0.5 * (p.y() + y / k), 0.5 * (p.z() + z / k)));
+    }
+    for (const auto& [v, p] : moved) m.point(v) = p;
+  }
+  max_move = moved_most();
+  return !PMP::does_self_intersect(m);
+}
+
+std::string crossing_text(std::size_t pairs, const Vec3& where) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%zu %s of its triangles cross, around (%.1f, %.1f, %.1f) mm", pairs,
+                pairs == 1 ? "pair" : "pairs", 1e3 * where.x(), 1e3 * where.y(), 1e3 * where.z());
+  return buf;
+}
+
 // Builds a Surface_mesh from `in`, tagging each face with its origin code; throws
 // MeshUnionError naming the mesh when the input is not a closed, self-intersection-free,
-// outward-oriented 2-manifold.
-void build_input(const UnionMesh& in, int body, int bodies, const std::string& name, Mesh& m) {
+// outward-oriented 2-manifold.  With `repairs`, a mesh whose triangles cross is made valid
+// (untangle) and the repair appended.
+void build_input(const UnionMesh& in, int body, int bodies, const std::string& fallback_name, Mesh& m,
+                 std::vector<UnionRepair>* repairs = nullptr) {
+  const std::string& name = in.name.empty() ? fallback_name : in.name;
   const int nv = static_cast<int>(in.vertices.size());
   m.reserve(static_cast<Mesh::size_type>(nv), static_cast<Mesh::size_type>(3 * in.triangles.size() / 2),
             static_cast<Mesh::size_type>(in.triangles.size()));
@@ -111,7 +195,15 @@ void build_input(const UnionMesh& in, int body, int bodies, const std::string& n
   }
   if (in.triangles.empty()) throw MeshUnionError(name + " is empty");
   if (!CGAL::is_closed(m)) throw MeshUnionError(name + " is not closed");
-  if (self_intersects(in, m)) throw MeshUnionError(name + " self-intersects");
+  if (self_intersects(in, m)) {
+    const auto [pairs, where] = crossings(m);
+    if (!repairs) throw MeshUnionError(name + " self-intersects (" + crossing_text(pairs.size(), where) + ")");
+    double max_move = 0.0;
+    if (!untangle(m, max_move))
+      throw MeshUnionError(name + " self-intersects (" + crossing_text(pairs.size(), where) +
+                           ") and smoothing the crossing patch did not undo it");
+    repairs->push_back({body, static_cast<int>(pairs.size()), where, max_move});
+  }
   if (!PMP::is_outward_oriented(m)) throw MeshUnionError(name + " is not outward oriented");
 }
 
@@ -167,12 +259,20 @@ void check_union_input(const UnionMesh& m, const std::string& name) {
   build_input(m, 0, 1, name, checked);
 }
 
-std::vector<UnionComponent> mesh_union_components(const UnionMesh& a, const UnionMesh& b) {
+std::vector<std::array<int, 2>> self_intersecting_triangles(const UnionMesh& in) {
+  Mesh m;
+  for (const Vec3& p : in.vertices) m.add_vertex(Point(p.x(), p.y(), p.z()));
+  for (const Tri& t : in.triangles) m.add_face(VertexIndex(t[0]), VertexIndex(t[1]), VertexIndex(t[2]));
+  return crossings(m).first;
+}
+
+std::vector<UnionComponent> mesh_union_components(const UnionMesh& a, const UnionMesh& b,
+                                                  std::vector<UnionRepair>* repairs) {
   // one array: the meshes' addresses rise with their roles (see the k-mesh union below)
   std::vector<Mesh> m(3);
   Mesh &ma = m[0], &mb = m[1], &out = m[2];
-  build_input(a, 0, 2, "mesh a", ma);
-  build_input(b, 1, 2, "mesh b", mb);
+  build_input(a, 0, 2, "mesh a", ma, repairs);
+  build_input(b, 1, 2, "mesh b", mb, repairs);
 
   auto shared = std::make_shared<OriginVisitor::Shared>();
   shared->maps.emplace(&ma, origin_map(ma));
@@ -183,9 +283,10 @@ std::vector<UnionComponent> mesh_union_components(const UnionMesh& a, const Unio
   return split_components(out, 2);
 }
 
-std::vector<UnionComponent> mesh_union_components(const std::vector<UnionMesh>& meshes) {
+std::vector<UnionComponent> mesh_union_components(const std::vector<UnionMesh>& meshes,
+                                                  std::vector<UnionRepair>* repairs) {
   if (meshes.empty()) throw MeshUnionError("mesh union: no meshes");
-  if (meshes.size() == 2) return mesh_union_components(meshes[0], meshes[1]);
+  if (meshes.size() == 2) return mesh_union_components(meshes[0], meshes[1], repairs);
   const int k = static_cast<int>(meshes.size());
   // The inputs and the running unions in one array, inputs first, so that the meshes' addresses
   // come in the order of their roles whatever the allocator did: CGAL's corefinement keys
@@ -195,7 +296,7 @@ std::vector<UnionComponent> mesh_union_components(const std::vector<UnionMesh>& 
   std::vector<Mesh> all(2 * meshes.size() - 1);
   const auto in = [&](int i) -> Mesh& { return all[static_cast<std::size_t>(i)]; };
   const auto running = [&](int i) -> Mesh& { return all[static_cast<std::size_t>(k + i)]; };
-  for (int i = 0; i < k; ++i) build_input(meshes[i], i, k, "mesh " + std::to_string(i), in(i));
+  for (int i = 0; i < k; ++i) build_input(meshes[i], i, k, "mesh " + std::to_string(i), in(i), repairs);
   if (k == 1) return split_components(in(0), 1);
   // ((m0 ∪ m1) ∪ m2) ∪ ...: each step corefines the running union with the next mesh
   auto shared = std::make_shared<OriginVisitor::Shared>();

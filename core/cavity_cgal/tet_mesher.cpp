@@ -199,7 +199,7 @@ TetMesh mesh_closed_surface(const SurfaceMesh& surface, const TetMeshingOptions&
 
   // the input: closed, outward, 2-manifold, no self-intersection (the union's own check)
   try {
-    check_union_input(UnionMesh{surface.vertices, surface.triangles, false, {}}, name);
+    check_union_input(UnionMesh{surface.vertices, surface.triangles, false, {}, {}}, name);
   } catch (const MeshUnionError& e) {
     throw TetMeshingError(std::string(e.what()) + " (a tetrahedral mesh needs a closed surface "
                                                   "without self-intersections)");

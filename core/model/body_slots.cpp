@@ -9,6 +9,11 @@ const SurfaceMesh& slot_surface(const Model& model, int slot) {
   return b.type == BodyType::Fem ? model.fem[b.index].boundary.surface : model.rigid[b.index].surface;
 }
 
+const std::string& slot_name(const Model& model, int slot) {
+  const BodyRef b = BodySlots(model).body(slot);
+  return b.type == BodyType::Fem ? model.fem[b.index].name : model.rigid[b.index].name;
+}
+
 bool slot_has_dofs(const Model& model, int slot) {
   const BodyRef b = BodySlots(model).body(slot);
   return b.type == BodyType::Fem || model.rigid[b.index].kind == RigidKind::Dynamic;

@@ -28,6 +28,8 @@ class BodySlots {
 
 /// The collision surface of a slot: an FEM body's boundary, a rigid body's surface (body frame).
 const SurfaceMesh& slot_surface(const Model& model, int slot);
+/// The name of the body in a slot.
+const std::string& slot_name(const Model& model, int slot);
 /// Whether the body in a slot has degrees of freedom (FEM, or a dynamic rigid body).
 bool slot_has_dofs(const Model& model, int slot);
 /// Whether contacts are made between two bodies (a ≠ b): at least one has degrees of freedom,

@@ -159,7 +159,7 @@ bool tetrahedralize(JsonReader& r, const SurfaceMesh& surface, const Tetrahedral
   // the cavities' union needs the body's boundary without self-intersections (Mesh_3's
   // boundary has none; checked here so that a failure is a load error, not a step's)
   const BoundarySurface boundary = extract_boundary(out.tets);
-  check_union_input(UnionMesh{boundary.surface.vertices, boundary.surface.triangles, false, {}},
+  check_union_input(UnionMesh{boundary.surface.vertices, boundary.surface.triangles, false, {}, {}},
                     what + " (its tetrahedral mesh's boundary)");
   return true;
 }
@@ -448,9 +448,9 @@ void read_mesh_file(SceneBuild& b, const Json& v, const std::string& ptr, bool f
     UnionMesh u;
     if (fem) {
       const BoundarySurface s = extract_boundary(out.tets);
-      u = UnionMesh{s.surface.vertices, s.surface.triangles, false, {}};
+      u = UnionMesh{s.surface.vertices, s.surface.triangles, false, {}, {}};
     } else {
-      u = UnionMesh{out.surface.vertices, out.surface.triangles, false, {}};
+      u = UnionMesh{out.surface.vertices, out.surface.triangles, false, {}, {}};
     }
     try {
       check_union_input(u, "the mesh");

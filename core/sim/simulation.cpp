@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "common/error.h"
@@ -24,6 +25,8 @@ void Simulation::reset() {
   profile_ = StepProfile{};
   warnings_.clear();
   union_failures_ = 0;
+  surface_repairs_ = 0;
+  repaired_slot_.assign(static_cast<size_t>(BodySlots(model_).count()), 0);
   max_energy_seen_ = kinetic_energy();
   watchdog_.reset(model_, state_);
 }
@@ -181,12 +184,25 @@ void Simulation::report_union_failures(const Workspace& w) {
                         " s): the mesh union of '" + bodies + "' failed (" + f.what +
                         "); their cavities are kept as they were");
   }
+  for (const SurfaceRepair& r : w.surface_repairs) {
+    ++surface_repairs_;
+    if (repaired_slot_.at(static_cast<size_t>(r.slot))) continue;
+    repaired_slot_[static_cast<size_t>(r.slot)] = 1;
+    char where[96], moved[64];
+    std::snprintf(where, sizeof where, "around (%.1f, %.1f, %.1f) mm", 1e3 * r.where.x(), 1e3 * r.where.y(),
+                  1e3 * r.where.z());
+    std::snprintf(moved, sizeof moved, "%.2g mm", 1e3 * r.max_move);
+    warnings_.push_back("step " + std::to_string(state_.step) + " (t = " + std::to_string(state_.time) +
+                        " s): the surface of '" + slot_name(r.slot) + "' crosses itself (" +
+                        std::to_string(r.crossing_pairs) + (r.crossing_pairs == 1 ? " pair" : " pairs") +
+                        " of its triangles, " + where +
+                        "): the body is folded through itself there, which the contacts do not prevent; "
+                        "its unions take a copy with that patch smoothed until it no longer crosses "
+                        "(a vertex moved up to " + moved + "; further repairs are counted, not repeated)");
+  }
 }
 
-std::string Simulation::slot_name(int slot) const {
-  const BodyRef b = BodySlots(model_).body(slot);
-  return b.type == BodyType::Fem ? model_.fem[b.index].name : model_.rigid[b.index].name;
-}
+std::string Simulation::slot_name(int slot) const { return suction::slot_name(model_, slot); }
 
 std::vector<double> Simulation::probe_values() const {
   std::vector<double> values;

@@ -62,6 +62,9 @@ class Simulation {
   const std::vector<std::string>& warnings() const { return warnings_; }
   /// Mesh unions that failed since the last reset.
   long union_failures() const { return union_failures_; }
+  /// Body surfaces that crossed themselves and were repaired for a union since the last reset
+  /// (method §9.3; the first of each body is a warning).
+  long surface_repairs() const { return surface_repairs_; }
 
  private:
   void report_union_failures(const Workspace& w);
@@ -74,6 +77,8 @@ class Simulation {
   double max_energy_seen_ = 0.0;
   std::vector<std::string> warnings_;
   long union_failures_ = 0;
+  long surface_repairs_ = 0;
+  std::vector<char> repaired_slot_;  // per slot: its first repair was reported
   Watchdog watchdog_;
 };
 

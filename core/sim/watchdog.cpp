@@ -14,11 +14,6 @@ namespace {
 
 enum Kind { kTunnel = 0, kPenetration = 1, kLeftScene = 2, kInside = 3 };
 
-std::string slot_name(const Model& model, int slot) {
-  const BodyRef b = BodySlots(model).body(slot);
-  return b.type == BodyType::Fem ? model.fem[b.index].name : model.rigid[b.index].name;
-}
-
 Vec3 slot_centre(const Model& model, const State& state, int slot) {
   const BodyRef b = BodySlots(model).body(slot);
   if (b.type == BodyType::Rigid) return state.rigid[b.index].position;

@@ -194,12 +194,18 @@ bool unite_group(const Model& model, const State& state, Workspace& work, const 
   for (const Workspace::CachedUnion& u : cache)
     if (u.group == group) {
       fresh = u.fresh;
+      work.surface_repairs.insert(work.surface_repairs.end(), u.repairs.begin(), u.repairs.end());
       return true;
     }
-  const std::vector<UnionMesh> meshes = offset_meshes(model, work, group);
+  std::vector<UnionMesh> meshes = offset_meshes(model, work, group);
+  for (size_t i = 0; i < meshes.size(); ++i) {
+    meshes[i].name = "the surface of '";
+    meshes[i].name.append(slot_name(model, group.slots[i])).push_back('\'');
+  }
   std::vector<UnionComponent> comps;
+  std::vector<UnionRepair> repairs;
   try {
-    comps = mesh_union_components(meshes);
+    comps = mesh_union_components(meshes, &repairs);
     ++work.cavity_unions;
   } catch (const MeshUnionError& e) {
     work.union_failures.push_back({group.slots, e.what()});
@@ -208,7 +214,10 @@ bool unite_group(const Model& model, const State& state, Workspace& work, const 
   }
   fresh = cavities_from_union(comps, meshes, group.slots);
   std::erase_if(cache, [&](const Workspace::CachedUnion& u) { return u.group.slots == group.slots; });
-  cache.push_back({state.step, group, fresh});
+  std::vector<SurfaceRepair> surface_repairs;
+  for (const UnionRepair& r : repairs) surface_repairs.push_back({group.slots[r.mesh], r.crossing_pairs, r.where, r.max_move});
+  work.surface_repairs.insert(work.surface_repairs.end(), surface_repairs.begin(), surface_repairs.end());
+  cache.push_back({state.step, group, fresh, std::move(surface_repairs)});
   if (debug_cavities()) {
     std::fprintf(stderr, "t=%.3f group %s: %zu components:", state.time, slots_text(group.slots).c_str(), comps.size());
     for (const auto& cp : comps) std::fprintf(stderr, " %.3g", cp.volume);
@@ -349,6 +358,7 @@ void update_cavities(const Model& model, State& state, Workspace& work) {
   work.cavity_volume_t.clear();
   work.cavity_unions = 0;
   work.union_failures.clear();
+  work.surface_repairs.clear();
   work.rows.layout.cavities = 0;
   if (!model.settings.cavity.enabled) {
     for (const CavityState& c : state.cavities) book_release(model, c, work.air);
@@ -392,7 +402,7 @@ std::vector<int> check_seals(const Model& model, const State& state, Workspace& 
   // jobs 0-4 at the end-of-step shape, on a copy of the cavities and the seal bookkeeping.
   // The detection replaces this step's (nothing later in the step reads it) and is the next
   // step's x_t detection (work.contacts_x_t_step).
-  const size_t failures = work.union_failures.size();
+  const size_t failures = work.union_failures.size(), repairs = work.surface_repairs.size();
   surface_points_state(model, state, work.surface_x_t);
   work.contacts_x_t = work.detector.detect(work.surface_x_t, model.settings.contact.collision);
   work.contacts_x_t_step = state.step;
@@ -404,6 +414,7 @@ std::vector<int> check_seals(const Model& model, const State& state, Workspace& 
   s.next_cavity_id = state.next_cavity_id;
   detect_and_track(model, s, work, nullptr);  // a trial on a copy: no air moves
   work.union_failures.resize(failures);  // reported by the next step, which retries them
+  work.surface_repairs.resize(repairs);  // ... or reuses the repaired union (its cache entry)
   std::vector<int> opened;
   for (int id : had_row)
     if (std::none_of(s.cavities.begin(), s.cavities.end(), [&](const CavityState& c) { return c.id == id; }))

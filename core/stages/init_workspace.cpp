@@ -58,7 +58,7 @@ void init_rigid_surface_checks(const Model& model, Workspace& work) {
     if (slots.body(s).type != BodyType::Rigid) continue;
     const SurfaceMesh& surface = slot_surface(model, s);
     try {
-      check_union_input(UnionMesh{surface.vertices, surface.triangles, false, {}}, "rigid surface");
+      check_union_input(UnionMesh{surface.vertices, surface.triangles, false, {}, {}}, "rigid surface");
       work.rigid_surface_checked[s] = 1;
     } catch (const MeshUnionError&) {
     }

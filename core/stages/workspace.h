@@ -32,6 +32,14 @@ struct UnionFailure {
   std::string what;
 };
 
+/// A body's surface that crossed itself and was repaired for a union (UnionRepair, method §9.3).
+struct SurfaceRepair {
+  int slot = -1;
+  int crossing_pairs = 0;
+  Vec3 where = Vec3::Zero();  // [m]
+  double max_move = 0.0;      // [m]
+};
+
 struct Workspace {
   std::vector<FemSystem> fem;        // per FEM body: system matrix and its factorization
   std::vector<Points> fem_v_free;    // per FEM body: #nodes×3 free velocities [m/s]
@@ -67,6 +75,7 @@ struct Workspace {
   int cavity_unions = 0;                   // unions computed in this step
   AirLedger air;                           // the step's air books (reset by each attempt)
   std::vector<UnionFailure> union_failures;  // unions that failed in this step
+  std::vector<SurfaceRepair> surface_repairs;  // self-crossing surfaces the step's unions repaired
   // springs: one soft row per row of rows.layout.soft_rows() (stages/springs.cpp)
   std::vector<SoftRow> soft_rows;
   // joints (stages/joints.cpp): each joint-limit block's joint and side (+1 the lower limit,
@@ -87,6 +96,7 @@ struct Workspace {
     long step = -1;
     SealGroup group;
     std::vector<CavityState> fresh;
+    std::vector<SurfaceRepair> repairs;  // reported again by the step that reuses it
   };
   std::vector<CachedUnion> union_cache;
   // per slot: a rigid body whose surface passed the union's input check at reset (its

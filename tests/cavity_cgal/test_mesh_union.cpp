@@ -288,6 +288,58 @@ TEST(MeshUnion, SelfIntersectingInputIsRejected) {
   }
 }
 
+// A body folded through itself (issue 49: the big air-tunnel cup's skirt pleated through its lip
+// under a 9.4 mm press made its surface cross itself and every union of its group failed).  A
+// vertex of the dome's outer side pushed through the wall, past the inner side, as the skirt
+// went through the lip: its fan crosses the inner side's triangles.  Without a repair the union
+// refuses it and says where; with one, the patch is smoothed in the union's copy until it no
+// longer crosses, the repair is reported where it was, and the cavity (bounded by the inner
+// side and the plate) is the unfolded dome's, less what the smoothing took off the inner side.
+TEST(MeshUnion, ASurfaceFoldedThroughItselfIsSmoothedForTheUnionAndReported) {
+  const double R = 0.01, r = 0.008, d = 0.0005;
+  const int n = 32, m = 8;
+  const UnionMesh dome = dome_shell(R, r, -d, n, m);
+  const UnionMesh plate = box({4 * R, 4 * R, 0.005}, {0, 0, -0.0025});
+  UnionMesh pleated = dome;
+  const int l = m / 2, k = 5;
+  const int v = l * n + k;  // O(l, k) of dome_shell
+  const Vec3 centre(0, 0, -d);
+  pleated.vertices[v] = centre + 0.9 * r / R * (dome.vertices[v] - centre);  // inside the inner side
+  const auto crossing = self_intersecting_triangles(pleated);
+  ASSERT_FALSE(crossing.empty()) << "the pleat crosses the surface";
+  EXPECT_TRUE(self_intersecting_triangles(dome).empty());
+
+  try {
+    mesh_union_components(pleated, plate);
+    FAIL() << "expected MeshUnionError";
+  } catch (const MeshUnionError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("mesh a self-intersects (" + std::to_string(crossing.size()) + " pairs of its triangles cross, around ("),
+              std::string::npos) << what;
+  }
+
+  std::vector<UnionRepair> repairs;
+  const auto comps = mesh_union_components(pleated, plate, &repairs);
+  ASSERT_EQ(repairs.size(), 1u);
+  EXPECT_EQ(repairs[0].mesh, 0);
+  EXPECT_EQ(repairs[0].crossing_pairs, static_cast<int>(crossing.size()));
+  const double segment = 2.0 * kPi * R / n;
+  EXPECT_LT((repairs[0].where - pleated.vertices[v]).norm(), 3.0 * segment) << "reported where it crossed";
+  EXPECT_GT(repairs[0].max_move, r - 0.9 * r) << "the vertex went back out of the inner side";
+  EXPECT_LT(repairs[0].max_move, R - 0.9 * r) << "and no farther";
+
+  const auto plain = mesh_union_components(dome, plate);
+  ASSERT_EQ(comps.size(), 2u);
+  ASSERT_EQ(plain.size(), 2u);
+  EXPECT_LT(comps[1].volume, 0.0);
+  EXPECT_EQ(bodies(comps[1]), (std::set<int>{0, 1}));
+  EXPECT_TRUE(closed_and_oriented(comps[1]));
+  std::printf("folded dome: %zu crossing pairs, smoothed by up to %.3f mm; cavity %.6e m^3, unfolded %.6e m^3\n",
+              crossing.size(), 1e3 * repairs[0].max_move, -comps[1].volume, -plain[1].volume);
+  EXPECT_NEAR(comps[1].volume, plain[1].volume, 0.005 * std::abs(plain[1].volume)) << "the unfolded dome's cavity";
+  for (int f : comps[1].face_body) EXPECT_TRUE(f == 0 || f == 1);
+}
+
 // A rigid body's surface is checked once (check_union_input); its unions check only the faces
 // around the vertices the offset moved.  A vertex pushed through the far side of the box makes
 // its faces cross one they do not touch: the local check must still see it.

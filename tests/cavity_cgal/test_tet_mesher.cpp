@@ -46,7 +46,7 @@ void expect_good_mesh(const TetMesh& m, const std::string& name, double volume, 
   }
   EXPECT_GT(worst, kQualityFloor);
   // the boundary can enter a mesh union (the cavity stage's requirement)
-  EXPECT_NO_THROW(check_union_input(UnionMesh{b.surface.vertices, b.surface.triangles, false, {}}, name));
+  EXPECT_NO_THROW(check_union_input(UnionMesh{b.surface.vertices, b.surface.triangles, false, {}, {}}, name));
 }
 
 TetMeshingOptions cells(double h) {
@@ -143,10 +143,10 @@ TEST(TetMesher, BadOptionsAndTooManyTetsAreErrors) {
 
 TEST(TetMesher, GeneratedBlockSurfacesHaveNoSelfIntersections) {
   const SurfaceMesh tunnel = tunnel_surface();
-  EXPECT_NO_THROW(check_union_input(UnionMesh{tunnel.vertices, tunnel.triangles, false, {}}, "tunnel_block"));
+  EXPECT_NO_THROW(check_union_input(UnionMesh{tunnel.vertices, tunnel.triangles, false, {}, {}}, "tunnel_block"));
   const SurfaceMesh pocket =
       make_pocket_block_surface({0.03, 0.03, 0.015}, star_outline(11, 16, 0.007, 0.6), 0.01);
-  EXPECT_NO_THROW(check_union_input(UnionMesh{pocket.vertices, pocket.triangles, false, {}}, "pocket_block"));
+  EXPECT_NO_THROW(check_union_input(UnionMesh{pocket.vertices, pocket.triangles, false, {}, {}}, "pocket_block"));
 }
 
 TEST(TetMesher, TentacleMeshesWithItsSuckers) {
@@ -163,7 +163,7 @@ TEST(TetMesher, TentacleMeshesWithItsSuckers) {
   p.sucker_first = 0.014;
   p.sucker_last = 0.1;
   const SurfaceMesh s = make_tentacle_surface(p);
-  EXPECT_NO_THROW(check_union_input(UnionMesh{s.vertices, s.triangles, false, {}}, "tentacle"));
+  EXPECT_NO_THROW(check_union_input(UnionMesh{s.vertices, s.triangles, false, {}, {}}, "tentacle"));
   TetMeshingOptions o = cells(0.006);
   o.facet_size = 0.005;
   o.edge_size = 0.0015;
