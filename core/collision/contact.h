@@ -29,7 +29,22 @@ struct Contact {
 struct CollisionSettings {
   double alarm_distance = 1e-3;    // features closer than this (plus contact distance) make contacts [m]
   double contact_distance = 0.0;   // target separation of touching surfaces [m]
+  bool keep_side = false;          // a vertex keeps the side of its last contact (VertexSide)
 };
+
+/// The side a surface vertex was on: the normal of its last vertex–triangle contact with a body
+/// (method §5.2).  With it, the detector does not take a triangle whose contact normal turns
+/// more than 120° away from it for that vertex: a vertex pressed past the middle of a thin
+/// wall is held by the face it came through, not pushed out through the far one.
+struct VertexSide {
+  int body = -1, vertex = -1, other = -1;  // the vertex's body slot, its index, the body it touched
+  Vec3 normal = Vec3::UnitZ();             // that contact's normal (from `other` towards `body`)
+};
+inline bool operator<(const VertexSide& x, const VertexSide& y) {
+  if (x.body != y.body) return x.body < y.body;
+  if (x.vertex != y.vertex) return x.vertex < y.vertex;
+  return x.other < y.other;
+}
 
 /// vertex–triangle contacts deeper than this many alarm distances are taken as lost
 constexpr double kMaxPenetrationAlarms = 3.0;

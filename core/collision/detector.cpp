@@ -58,6 +58,10 @@ constexpr std::uint64_t kVertexTriangle = 1, kEdgeEdge = 2, kSelf = 3;
 constexpr double kEdgeParamMargin = 1e-4;  // edge–edge points this close to an end are vertices'
 constexpr double kSharpEdgeCos = 0.9848;      // cos 10°: edges bending less are not features
 constexpr double kEdgeNormalAlignment = 0.1;  // edge–edge normal vs the edges' outward normals
+// keep_side: a contact normal turned more than 120° from the one a vertex came with is the far
+// side of what it came through (a thin wall's two faces: ~180°); a box's neighbouring face
+// (90°, a little more where the contact normal is tilted) is not
+constexpr double kFarSideCos = -0.5;
 
 // splitmix64 finalizer: a stable 64-bit mix
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
@@ -106,7 +110,7 @@ struct ContactDetector::Impl {
 
   void build(const std::vector<Points>& positions);
   void vertex_triangle(int ia, int ib, const std::vector<Points>& x, const CollisionSettings& s,
-                       std::vector<Contact>& out);
+                       const std::vector<VertexSide>* sides, std::vector<Contact>& out);
   void edge_edge(int ia, int ib, const std::vector<Points>& x, const CollisionSettings& s,
                  std::vector<Contact>& out);
   static double max_penetration(const CollisionSettings& s) {
@@ -231,6 +235,7 @@ void ContactDetector::Impl::build(const std::vector<Points>& positions) {
 
 void ContactDetector::Impl::vertex_triangle(int ia, int ib, const std::vector<Points>& x,
                                             const CollisionSettings& s,
+                                            const std::vector<VertexSide>* sides,
                                             std::vector<Contact>& out) {
   Body& A = bodies[ia];
   const Body& B = bodies[ib];
@@ -241,10 +246,23 @@ void ContactDetector::Impl::vertex_triangle(int ia, int ib, const std::vector<Po
   const bool self = ia == ib;
   const Aabb b_box = B.face_bvh.bounds();
   const double lateral_tol = 1e-10 * (b_box.hi - b_box.lo).norm();
+  // the sides of A's vertices against B: one contiguous run of the sorted list
+  const VertexSide* side = nullptr;
+  const VertexSide* side_end = nullptr;
+  if (sides && !sides->empty()) {
+    const auto first = std::lower_bound(sides->begin(), sides->end(), VertexSide{ia, -1, -1, Vec3::Zero()});
+    side = sides->data() + (first - sides->begin());
+    side_end = sides->data() + sides->size();
+  }
   for (int v : A.vertices) {
     const Vec3& p = xa[v];
     const Aabb query = Aabb::around(p, reach);
     if (!query.overlaps(b_box)) continue;
+    // the side v came from (B's triangles whose contact normal turns away from it are not v's)
+    const Vec3* came_from = nullptr;
+    while (side != side_end && side->body == ia && side->vertex < v) ++side;
+    for (const VertexSide* k = side; k != side_end && k->body == ia && k->vertex == v; ++k)
+      if (k->other == ib) came_from = &k->normal;
     int best_t = -1;
     double best_d = 0.0;
     Vec3 best_n, best_q;
@@ -275,6 +293,7 @@ void ContactDetector::Impl::vertex_triangle(int ia, int ib, const std::vector<Po
         }
       }
       if (!(std::abs(d) < reach)) return;
+      if (came_from && normal.dot(*came_from) < kFarSideCos) return;  // the far side of what v came through
       if (best_t >= 0 && (std::abs(d) > std::abs(best_d) ||
                           (std::abs(d) == std::abs(best_d) && t > best_t)))
         return;
@@ -364,7 +383,9 @@ void ContactDetector::Impl::edge_edge(int ia, int ib, const std::vector<Points>&
 }
 
 const std::vector<Contact>& ContactDetector::detect(const std::vector<Points>& positions,
-                                                    const CollisionSettings& settings) {
+                                                    const CollisionSettings& settings,
+                                                    const std::vector<VertexSide>* sides) {
+  if (!settings.keep_side) sides = nullptr;
   Impl& m = *impl_;
   contacts_.clear();
   if (positions.size() != m.bodies.size())
@@ -404,12 +425,12 @@ const std::vector<Contact>& ContactDetector::detect(const std::vector<Points>& p
         for (auto& b : m.bodies) std::fill(b.vt_stamp.begin(), b.vt_stamp.end(), 0u);
         m.stamp = 1;
       }
-      m.vertex_triangle(i, j, positions, settings, contacts_);
-      m.vertex_triangle(j, i, positions, settings, contacts_);
+      m.vertex_triangle(i, j, positions, settings, sides, contacts_);
+      m.vertex_triangle(j, i, positions, settings, sides, contacts_);
       m.edge_edge(i, j, positions, settings, contacts_);
     }
   for (int i = 0; i < n; ++i)
-    if (tested(i, i)) m.vertex_triangle(i, i, positions, settings, contacts_);
+    if (tested(i, i)) m.vertex_triangle(i, i, positions, settings, sides, contacts_);
   return contacts_;
 }
 

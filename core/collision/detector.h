@@ -36,8 +36,12 @@ class ContactDetector {
   /// Finds the contacts at the given world positions of every body's surface vertices
   /// (positions[i]: #vertices_i×3).  Deterministic order: the pairs (i < j) first, then the
   /// self-contacts of each body (a.body == b.body).  The normal points from b to a.
+  /// sides (sorted, may be null; used with settings.keep_side): the side each vertex was on
+  /// (VertexSide); a vertex listed with a body takes no triangle of it whose contact normal
+  /// turns more than 120° away from the listed one.
   const std::vector<Contact>& detect(const std::vector<Points>& positions,
-                                     const CollisionSettings& settings);
+                                     const CollisionSettings& settings,
+                                     const std::vector<VertexSide>* sides = nullptr);
 
   const std::vector<Contact>& contacts() const { return contacts_; }
 

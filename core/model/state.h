@@ -15,6 +15,7 @@ struct Model;
 struct ContactForce {
   std::uint64_t key = 0;        // feature-pair identity (Contact::key)
   int body_a = -1, body_b = -1; // body slots (model/body_slots.h)
+  int vertex_a = -1;            // a vertex–triangle contact's vertex of body_a; -1 otherwise
   Vec3 point = Vec3::Zero();    // contact point on b, world [m]
   Vec3 normal = Vec3::UnitZ();  // from b towards a
   Vec3 local = Vec3::Zero();    // (λ_n, λ_t1, λ_t2) in the contact frame [N]

@@ -238,7 +238,7 @@ void read_contact_settings(SceneBuild& b, const Json& settings) {
   ContactSettings& c = b.model.settings.contact;
   ObjectView o(r, *v, "/settings/contact",
                {"alarm_distance", "contact_distance", "friction_pairs", "penetration_warning",
-                "self_contact_exclusion", "reduction"},
+                "self_contact_exclusion", "reduction", "keep_side"},
                "a contact settings object");
   if (!o.valid()) return;
   c.penetration_warning = o.number("penetration_warning", c.penetration_warning, Bounds::non_negative());
@@ -246,6 +246,7 @@ void read_contact_settings(SceneBuild& b, const Json& settings) {
   c.collision.contact_distance = o.number("contact_distance", c.collision.contact_distance, Bounds::non_negative());
   c.self_contact_exclusion = o.number("self_contact_exclusion", c.self_contact_exclusion, Bounds::non_negative());
   c.reduction = o.boolean("reduction", c.reduction);
+  c.collision.keep_side = o.boolean("keep_side", c.collision.keep_side);
   // a shorter exclusion lets a vertex see the far side of a wall thinner than the reach as a
   // penetration (collision/detector.cpp); 0 asks for the default
   if (c.self_contact_exclusion > 0.0 && c.self_contact_exclusion <= detection_reach(c.collision)) {

@@ -404,7 +404,9 @@ std::vector<int> check_seals(const Model& model, const State& state, Workspace& 
   // step's x_t detection (work.contacts_x_t_step).
   const size_t failures = work.union_failures.size(), repairs = work.surface_repairs.size();
   surface_points_state(model, state, work.surface_x_t);
-  work.contacts_x_t = work.detector.detect(work.surface_x_t, model.settings.contact.collision);
+  const std::vector<VertexSide> sides =
+      model.settings.contact.collision.keep_side ? vertex_sides(state) : std::vector<VertexSide>{};
+  work.contacts_x_t = work.detector.detect(work.surface_x_t, model.settings.contact.collision, &sides);
   work.contacts_x_t_step = state.step;
   State s;
   s.step = state.step;

@@ -81,17 +81,27 @@ double pair_sealing_distance(const Model& model, int slot_a, int slot_b) {
                    model.materials[slot_material(model, slot_b)].film_thickness});
 }
 
+std::vector<VertexSide> vertex_sides(const State& state) {
+  std::vector<VertexSide> sides;
+  for (const ContactForce& c : state.contacts)
+    if (c.vertex_a >= 0) sides.push_back({c.body_a, c.vertex_a, c.body_b, c.normal});
+  std::sort(sides.begin(), sides.end());
+  return sides;
+}
+
 void gather_contacts(const Model& model, const State& state, Workspace& work) {
   const CollisionSettings& cs = model.settings.contact.collision;
+  // the side each vertex was on in the last step's contacts: kept at both shapes
+  const std::vector<VertexSide> sides = cs.keep_side ? vertex_sides(state) : std::vector<VertexSide>{};
   // 1. the solved shape: the contacts that carry the seal and the loads of the last step
   if (work.contacts_x_t_step != state.step) {  // else the seal check already detected at this shape
     surface_points_state(model, state, work.surface_x_t);
-    work.contacts_x_t = work.detector.detect(work.surface_x_t, cs);
+    work.contacts_x_t = work.detector.detect(work.surface_x_t, cs, &sides);
     work.contacts_x_t_step = state.step;
   }
   // 2. the free-motion shape
   surface_points_free(model, work, work.surface_x_free);
-  const std::vector<Contact>& free_contacts = work.detector.detect(work.surface_x_free, cs);
+  const std::vector<Contact>& free_contacts = work.detector.detect(work.surface_x_free, cs, &sides);
   // 3. every x_t contact, its points moved with the bodies and its gap linearized along its
   //    normal: gap_free = gap_t + n·(Δp_a − Δp_b).  A contact the free motion pulls apart (a
   //    cup relaxing when the pressure and contact forces are off) stays a row; a vertex the

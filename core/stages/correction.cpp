@@ -55,6 +55,7 @@ void record_contacts(const Workspace& work, State& state) {
     f.key = c.key;
     f.body_a = c.a.body;
     f.body_b = c.b.body;
+    f.vertex_a = c.a.count == 1 && c.b.count == 3 ? c.a.vertex[0] : -1;
     f.point = c.point_b;
     f.normal = c.normal;
     f.local = work.lambda.segment<3>(layout.contact_row(k));

@@ -32,6 +32,9 @@ void free_motion(const Model& model, const State& state, Workspace& work);
 void detect_collisions(const Model& model, const State& state, Workspace& work);
 /// The contact gathering of stage 3 alone (work.contacts_x_t and work.contacts).
 void gather_contacts(const Model& model, const State& state, Workspace& work);
+/// The side each vertex was on in the state's contacts (the last step's), sorted: what the
+/// detector keeps a vertex to (VertexSide, method §5.2).
+std::vector<VertexSide> vertex_sides(const State& state);
 
 /// 4. cavities: detection (when the sealing contacts change or a seam has opened), tracking,
 ///    and one pressure row per active cavity with V(x_free) and H_p (cavities.cpp).

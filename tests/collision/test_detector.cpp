@@ -152,6 +152,49 @@ TEST(Detector, ThinBodyNearestSurfaceDecides) {
   }
 }
 
+// A vertex keeps the side it came from (issue 49, method §5.2).  A box pressed 0.7 mm into a
+// 1 mm plate from above is nearer the plate's bottom face: alone, the nearest surface decides
+// and pushes it out through the bottom (the tangle of a lip pressed past its middle).  Told that
+// its vertices touched the plate from above in the last step, the detector holds them by the
+// top face, 0.7 mm deep; told they came from below, by the bottom one; told nothing, or with
+// keep_side off (the default), as before.  A side listed for another body changes nothing.
+TEST(Detector, AVertexKeepsTheSideItCameFromThroughAThinWall) {
+  CollisionSettings s;  // alarm 1 mm: the reach, 3 mm, sees both faces
+  s.keep_side = true;
+  const SurfaceMesh plate = make_box_surface(Vec3(1, 1, 1e-3));  // z in [-0.5, 0.5] mm
+  const SurfaceMesh small = make_box_surface(Vec3(0.1, 0.1, 0.1));
+  const Points x = transformed(small.vertices, Mat3::Identity(), Vec3(0, 0, 0.5e-3 - 0.7e-3 + 0.05));
+  ContactDetector d;
+  d.set_bodies({small.triangles, plate.triangles}, {true, false});
+  std::vector<int> bottom;  // the box's vertices inside the plate
+  for (int v = 0; v < static_cast<int>(x.size()); ++v)
+    if (x[v].z() < 0.0) bottom.push_back(v);
+  ASSERT_EQ(bottom.size(), 4u);
+  const auto sides_from = [&](int other, const Vec3& n) {
+    std::vector<VertexSide> sides;
+    for (int v : bottom) sides.push_back({0, v, other, n});
+    std::sort(sides.begin(), sides.end());
+    return sides;
+  };
+  const auto expect_all = [&](const std::vector<Contact>& c, const Vec3& n, double gap, const char* what) {
+    ASSERT_EQ(count_kind(c, 1), 4) << what;
+    for (const Contact& k : c) {
+      EXPECT_LT((k.normal - n).norm(), 1e-12) << what;
+      EXPECT_NEAR(k.gap, gap, 1e-12) << what;
+    }
+  };
+  expect_all(d.detect({x, plate.vertices}, s), -Vec3::UnitZ(), -3e-4, "no sides: out through the far face");
+  const std::vector<VertexSide> above = sides_from(1, Vec3::UnitZ()), below = sides_from(1, -Vec3::UnitZ());
+  expect_all(d.detect({x, plate.vertices}, s, &above), Vec3::UnitZ(), -7e-4, "came from above: held by the top");
+  expect_all(d.detect({x, plate.vertices}, s, &below), -Vec3::UnitZ(), -3e-4, "came from below: by the bottom");
+  const std::vector<VertexSide> other = sides_from(2, Vec3::UnitZ()), none;
+  expect_all(d.detect({x, plate.vertices}, s, &other), -Vec3::UnitZ(), -3e-4, "a side with another body");
+  expect_all(d.detect({x, plate.vertices}, s, &none), -Vec3::UnitZ(), -3e-4, "an empty list");
+  CollisionSettings off = s;
+  off.keep_side = false;
+  expect_all(d.detect({x, plate.vertices}, off, &above), -Vec3::UnitZ(), -3e-4, "keep_side off");
+}
+
 // unit box turned 45° about z, then tilted about its edge 0–2 (now along (−1, 1, 0)) so that
 // this edge is the lowest; the edge's midpoint is put at (offset along the edge, height g)
 Points edge_down_box(double g, double along) {
