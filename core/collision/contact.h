@@ -32,6 +32,11 @@ struct CollisionSettings {
   bool keep_side = false;          // a vertex keeps the side of its last contact (VertexSide)
 };
 
+/// A contact normal turned more than 120° (cos < −½) from the one a vertex came with is the far
+/// side of what it came through: a thin wall's two faces are ~180° apart, a box's neighbouring
+/// faces 90° (a little more where the contact normal is tilted), which is not.
+constexpr double kFarSideCos = -0.5;
+
 /// The side a surface vertex was on: the normal of its last vertex–triangle contact with a body
 /// (method §5.2).  With it, the detector does not take a triangle whose contact normal turns
 /// more than 120° away from it for that vertex: a vertex pressed past the middle of a thin

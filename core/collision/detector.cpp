@@ -58,10 +58,6 @@ constexpr std::uint64_t kVertexTriangle = 1, kEdgeEdge = 2, kSelf = 3;
 constexpr double kEdgeParamMargin = 1e-4;  // edge–edge points this close to an end are vertices'
 constexpr double kSharpEdgeCos = 0.9848;      // cos 10°: edges bending less are not features
 constexpr double kEdgeNormalAlignment = 0.1;  // edge–edge normal vs the edges' outward normals
-// keep_side: a contact normal turned more than 120° from the one a vertex came with is the far
-// side of what it came through (a thin wall's two faces: ~180°); a box's neighbouring face
-// (90°, a little more where the contact normal is tilted) is not
-constexpr double kFarSideCos = -0.5;
 
 // splitmix64 finalizer: a stable 64-bit mix
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) {

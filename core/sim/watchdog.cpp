@@ -1,18 +1,21 @@
 #include "sim/watchdog.h"
 
+#include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstdio>
+#include <limits>
+#include <map>
 
 #include "collision/proximity.h"
 #include "model/body_slots.h"
+#include "stages/stages.h"
 #include "stages/surface_points.h"
 
 namespace suction {
 
 namespace {
 
-enum Kind { kTunnel = 0, kPenetration = 1, kLeftScene = 2, kInside = 3 };
+enum Kind { kTunnel = 0, kPenetration = 1, kLeftScene = 2, kInside = 3, kFarSide = 4 };
 
 Vec3 slot_centre(const Model& model, const State& state, int slot) {
   const BodyRef b = BodySlots(model).body(slot);
@@ -202,6 +205,31 @@ void Watchdog::check(const Model& model, const State& before, const State& after
                          share + " of the size of the body it enters (" + mm(size) +
                          "; warning above settings.contact.penetration_warning): the step is too long "
                          "for this speed and may let it through; use a smaller time step");
+    }
+  }
+
+  // the far side of a thin wall: a vertex whose contact with a body turned by more than 120°
+  // since the last step was pressed past the wall's middle and is pushed out through its far
+  // face (the check below cannot see it in a wall thinner than twice the alarm distance: no
+  // point of it is deeper than that)
+  if (!before.contacts.empty()) {
+    const std::vector<VertexSide> sides = vertex_sides(before);
+    std::map<std::pair<int, int>, int> flipped;  // (vertex's body, other) -> vertices
+    for (const ContactForce& c : after.contacts) {
+      if (c.vertex_a < 0) continue;
+      const auto it = std::lower_bound(sides.begin(), sides.end(), VertexSide{c.body_a, c.vertex_a, c.body_b, Vec3::Zero()});
+      if (it == sides.end() || it->body != c.body_a || it->vertex != c.vertex_a || it->other != c.body_b) continue;
+      if (c.normal.dot(it->normal) < kFarSideCos) ++flipped[{c.body_a, c.body_b}];
+    }
+    for (const auto& [pair, n] : flipped) {
+      const auto [a, b] = pair;
+      if (!first_time(kFarSide, a, b)) continue;
+      const bool one = n == 1;
+      warnings.push_back(step_prefix(after) + std::to_string(n) + (one ? " surface vertex of '" : " surface vertices of '") +
+                         slot_name(model, a) + "' went to the far side of '" + slot_name(model, b) +
+                         "' (a contact normal turned by more than 120 degrees in one step): pressed past the middle of a "
+                         "thin wall, " + (one ? "it is" : "they are") + " pushed out through its far face and the surfaces "
+                         "tangle; settings.contact.keep_side holds a vertex by the face it came through");
     }
   }
 

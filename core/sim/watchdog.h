@@ -37,6 +37,9 @@ class Watchdog {
   ///  - a body with degrees of freedom that has left the scene's extent (the initial boxes of
   ///    all bodies, grown by their diagonal) and will not come back; only in scenes with a
   ///    fixed or kinematic body (a scene of free bodies alone has no stage to leave);
+  ///  - a surface vertex whose contact with a body turned by more than 120° since the last
+  ///    step (after.contacts against before.contacts): pressed past the middle of a thin wall,
+  ///    it is pushed out through the far face (method §5.2);
   ///  - interpenetration at the end of the step: a surface vertex of one body inside another
   ///    (a vertical ray's crossings of its closed surface, odd) deeper than the detector's
   ///    alarm distance, which contacts do not see (a thin wall pressed past its middle, the
