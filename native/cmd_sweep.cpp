@@ -76,7 +76,11 @@ SweepRow row_of(const RunOutcome& o, const std::vector<std::string>& grid) {
   const std::string name = o.csv.filename().string();
   if (o.exit_code == 0) {
     try {
-      set_metrics(row, summarize_run_csv(read_text(o.csv), name));
+      RunSummary summary = summarize_run_csv(read_text(o.csv), name);
+      const RunSummary health = summarize_run_log(read_text(o.log));
+      summary.names.insert(summary.names.end(), health.names.begin(), health.names.end());
+      summary.values.insert(summary.values.end(), health.values.begin(), health.values.end());
+      set_metrics(row, summary);
       row.status = "ok";
     } catch (const InputError& e) {
       row.status = "failed";

@@ -140,7 +140,13 @@ std::vector<RunOutcome> MpiRuns::run_all(const std::vector<std::vector<std::stri
       o.csv = local_.dir() / (stem + ".csv");
       o.log = local_.dir() / (stem + ".log");
       write_text(o.csv, message.substr(eol + 1, csv_bytes));
-      write_text(o.log, "rank " + std::to_string(status.MPI_SOURCE) + ": " + message.substr(eol + 1 + csv_bytes) + "\n");
+      // the whole log (a sweep reads its warnings and union counts), its last line (the error
+      // of a failed run) marked with the rank that ran it
+      std::string log = message.substr(eol + 1 + csv_bytes);
+      while (!log.empty() && log.back() == '\n') log.pop_back();
+      const size_t last = log.rfind('\n');
+      log.insert(last == std::string::npos ? 0 : last + 1, "rank " + std::to_string(status.MPI_SOURCE) + ": ");
+      write_text(o.log, log + "\n");
       if (o.interrupted) interrupt();
       out[o.id] = o;
       ++done;
@@ -170,7 +176,7 @@ int mpi_run_worker(const std::vector<std::string>& base, const std::string& runs
                                std::to_string(o->signaled ? 1 : 0) + " " + std::to_string(o->signal) + " " +
                                std::to_string(o->interrupted ? 1 : 0) + " " + format("%.6f", o->seconds) + " " +
                                std::to_string(csv.size()) + "\n";
-      send(head + csv + last_line(read_text(o->log)), 0, kResult);
+      send(head + csv + read_text(o->log), 0, kResult);
       progress = true;
     }
     int flag = 0;

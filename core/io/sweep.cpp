@@ -172,6 +172,40 @@ RunSummary summarize_run_csv(const std::string& csv_text, const std::string& nam
   return s;
 }
 
+RunSummary summarize_run_log(const std::string& log) {
+  double warnings = 0, inside = 0, inside_t = kNaN, failures = 0, repairs = 0;
+  size_t begin = 0;
+  while (begin < log.size()) {
+    size_t end = log.find('\n', begin);
+    if (end == std::string::npos) end = log.size();
+    const std::string line = log.substr(begin, end - begin);
+    begin = end + 1;
+    if (line.rfind("warning: ", 0) == 0) {
+      ++warnings;
+      const bool through = line.find("' is inside '") != std::string::npos ||
+                           line.find("' are inside '") != std::string::npos ||
+                           line.find("' went to the far side of '") != std::string::npos;
+      if (!through) continue;
+      ++inside;
+      // "warning: step N (t = X s): ..."
+      const size_t at = line.find("(t = ");
+      if (std::isnan(inside_t) && at != std::string::npos) {
+        char* stop = nullptr;
+        const double t = std::strtod(line.c_str() + at + 5, &stop);
+        if (stop != line.c_str() + at + 5) inside_t = t;
+      }
+    } else if (line.rfind("unions ", 0) == 0) {
+      const double n = std::strtod(line.c_str() + 6, nullptr);
+      if (line.find("mesh unions failed") != std::string::npos) failures = n;
+      else if (line.find("crossed themselves") != std::string::npos) repairs = n;
+    }
+  }
+  RunSummary s;
+  s.names = {"warnings", "interpenetrations", "interpenetration_t", "union_failures", "surface_repairs"};
+  s.values = {warnings, inside, inside_t, failures, repairs};
+  return s;
+}
+
 std::string format_sweep_table(const std::vector<SweepAxis>& axes, const std::vector<SweepRow>& rows) {
   // metric columns: the union, in the order of first appearance
   std::vector<std::string> metrics;

@@ -37,6 +37,14 @@ struct RunSummary {
 /// with a field that is not a number.
 RunSummary summarize_run_csv(const std::string& csv_text, const std::string& name_for_errors);
 
+/// What a run's log (its stdout and stderr, as `suction sweep` keeps it) says about its health:
+/// `warnings` (lines "warning: ..."), `interpenetrations` (the watchdog's warnings of a surface
+/// vertex inside another body or gone to the far side of a thin wall: each pair of bodies once
+/// per kind), `interpenetration_t` (the time of the first, NaN when none), `union_failures` and
+/// `surface_repairs` (the run summary's "unions" lines; 0 when absent).  Names and values in
+/// that order; a log without any of these (a quiet run that printed nothing) gives zeros.
+RunSummary summarize_run_log(const std::string& log_text);
+
 /// One row of the result table: the grid values, the outcome, and the summary of an ok run.
 struct SweepRow {
   std::vector<std::string> grid;   // one value per axis, as given

@@ -307,6 +307,17 @@ ok = (float(row['pressure_min_min']) == min(p) and float(row['pressure_min_t_min
 print('match' if ok else 'mismatch', row['pressure_min_min'], min(p), row['seal_t'], seal)
 PY
 check "sweep metrics are the run's own" grep -q '^match' "$tmp/out"
+# the run's health from its log: a step of 300 ms lets the block through the ground (the
+# watchdog's warning), 10 ms does not; neither has an interpenetration or a union to fail
+"$bin" sweep "$scenes/block_on_ground.json" --grid /settings/dt=0.01,0.3 --duration 0.9 --out "$tmp/swh.csv" -q > /dev/null 2>&1; rc=$?
+check "sweep of block_on_ground exits 0" test $rc -eq 0
+check "sweep table counts each run's warnings, interpenetrations and unions" python3 - "$tmp/swh.csv" <<'PY'
+import csv, sys
+rows = {r['/settings/dt']: r for r in csv.DictReader(open(sys.argv[1]))}
+assert rows['0.01']['warnings'] == '0' and rows['0.3']['warnings'] == '1', rows
+for r in rows.values():
+    assert r['interpenetrations'] == '0' and r['interpenetration_t'] == '' and r['union_failures'] == '0' and r['surface_repairs'] == '0', r
+PY
 "$bin" sweep "$scenes/ground.json" --grid /parameters/push_mm=3,99 --duration 0.05 --out "$tmp/sw3.csv" -q > /dev/null 2>&1; rc=$?
 check "sweep with a failed run exits 1" test $rc -eq 1
 check "the failed run is a row with its exit code and error" grep -q '^99,failed,2,.*push_mm' "$tmp/sw3.csv"

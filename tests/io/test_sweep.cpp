@@ -78,6 +78,37 @@ TEST(Sweep, RunSummaryIsEachColumnsExtremesTheirTimesAndTheSealAndRelease) {
   }
 }
 
+TEST(Sweep, RunLogGivesWarningsInterpenetrationsAndUnionCounts) {
+  // the lines as `suction run` prints them (core/sim/watchdog.cpp, native/cmd_run.cpp)
+  const std::string log =
+      "warning: step 16 (t = 0.16 s): 1 surface vertex of 'block' went to the far side of 'cup_a' (a contact "
+      "normal turned by more than 120 degrees in one step): ...\n"
+      "warning: step 30 (t = 0.3 s): 2 surface vertices of 'cup_a' are inside 'block', up to 2.26 mm deep, ...\n"
+      "warning: step 41 (t = 0.41 s): the surface of 'cup_a' self-intersects (12 pairs of its triangles cross, "
+      "around (31.4, 8.0, 27.4) mm): it was smoothed where it crosses for the union ...\n"
+      "warning: step 50 (t = 0.5 s): 1 surface vertex of 'ground' is inside 'block', 1.1 mm deep, ...\n"
+      "scene     air_tunnel  (scenes/air_tunnel.json)\n"
+      "          a vertex 'is inside' a description line is not a warning\n"
+      "unions    3 mesh unions failed (warnings above); those pairs kept their cavities\n"
+      "unions    26 body surfaces that crossed themselves were repaired for a union (warnings above)\n";
+  const RunSummary s = summarize_run_log(log);
+  ASSERT_EQ(s.names, (std::vector<std::string>{"warnings", "interpenetrations", "interpenetration_t",
+                                               "union_failures", "surface_repairs"}));
+  EXPECT_EQ(s.values[0], 4);
+  EXPECT_EQ(s.values[1], 3);     // the far side and the two "inside", not the repair
+  EXPECT_EQ(s.values[2], 0.16);  // the first of them
+  EXPECT_EQ(s.values[3], 3);
+  EXPECT_EQ(s.values[4], 26);
+
+  const RunSummary quiet = summarize_run_log("scene     ground  (scenes/ground.json)\nsteps     180 x 10 ms\n");
+  EXPECT_EQ(quiet.values[0], 0);
+  EXPECT_EQ(quiet.values[1], 0);
+  EXPECT_TRUE(std::isnan(quiet.values[2])) << "no interpenetration: no time";
+  EXPECT_EQ(quiet.values[3], 0);
+  EXPECT_EQ(quiet.values[4], 0);
+  EXPECT_EQ(summarize_run_log("").values[0], 0);
+}
+
 TEST(Sweep, TableHasTheGridOutcomeAndMetricsAndReadsBack) {
   const std::vector<SweepAxis> axes = {parse_sweep_axis("/parameters/a=1,2"), parse_sweep_axis("/settings/b=x,y")};
   SweepRow ok;
