@@ -378,6 +378,63 @@ void ContactDetector::Impl::edge_edge(int ia, int ib, const std::vector<Points>&
   for (const auto& e : edge_contacts) out.push_back(e.second);
 }
 
+bool ContactDetector::crossing_contact(int ia, int v, int ib, const std::vector<Points>& from,
+                                       const std::vector<Points>& to, const CollisionSettings& s,
+                                       Contact& out) const {
+  const Impl& m = *impl_;
+  if (!m.built || ia < 0 || ib < 0 || ia >= static_cast<int>(m.bodies.size()) ||
+      ib >= static_cast<int>(m.bodies.size()) || ia == ib)
+    return false;
+  const Impl::Body& B = m.bodies[ib];
+  const Vec3& p0 = from[ia][v];
+  const Vec3& p1 = to[ia][v];
+  const double band = s.contact_distance + s.alarm_distance;
+  Aabb query = Aabb::around(p0, band);
+  query.extend(Aabb::around(p1, band));
+  int best_t = -1;
+  double best_tau = 0.0;
+  B.face_bvh.query(query, [&](int t) {
+    const Tri& tri = B.triangles[t];
+    const Vec3& n1 = B.face_normals[t];  // at `to` (detect() refit them there)
+    if (n1.isZero()) return;
+    const Vec3& a0 = from[ib][tri[0]];
+    const Vec3 c0 = (from[ib][tri[1]] - a0).cross(from[ib][tri[2]] - a0);
+    const double len0 = c0.norm();
+    if (!(len0 > 0.0)) return;
+    const double s0 = (p0 - a0).dot(c0 / len0);  // in front of the plane at the start
+    const double s1 = (p1 - to[ib][tri[0]]).dot(n1);  // behind it (or within the band) at the end
+    if (!(s0 >= 0.0) || !(s1 < band) || !(s1 < s0)) return;
+    const double tau = s1 >= 0.0 ? 1.0 : s0 / (s0 - s1);  // where the straight path meets the plane
+    // the crossing point on the triangle at `to`, within the band of its edges
+    const Vec3 crossing = p0 + tau * (p1 - p0);
+    const TriangleClosestPoint c = closest_point_on_triangle(crossing, to[ib][tri[0]], to[ib][tri[1]], to[ib][tri[2]]);
+    const Vec3 off = crossing - c.point;
+    if ((off - off.dot(n1) * n1).norm() > band) return;
+    if (best_t >= 0 && (tau > best_tau || (tau == best_tau && t > best_t))) return;
+    best_t = t;
+    best_tau = tau;
+  });
+  if (best_t < 0) return false;
+  const Tri& tri = B.triangles[best_t];
+  const Vec3& n1 = B.face_normals[best_t];
+  const TriangleClosestPoint c = closest_point_on_triangle(p1, to[ib][tri[0]], to[ib][tri[1]], to[ib][tri[2]]);
+  out = Contact{};
+  out.a.body = ia;
+  out.a.count = 1;
+  out.a.vertex = {{v, -1, -1}};
+  out.a.weight = {{1, 0, 0}};
+  out.b.body = ib;
+  out.b.count = 3;
+  out.b.vertex = tri;
+  out.b.weight = c.weight;
+  out.normal = n1;
+  out.point_a = p1;
+  out.point_b = c.point;
+  out.gap = (p1 - c.point).dot(n1) - s.contact_distance;
+  out.key = contact_key(ia, ib, kVertexTriangle, v, best_t);
+  return true;
+}
+
 const std::vector<Contact>& ContactDetector::detect(const std::vector<Points>& positions,
                                                     const CollisionSettings& settings,
                                                     const std::vector<VertexSide>* sides) {

@@ -45,6 +45,18 @@ class ContactDetector {
 
   const std::vector<Contact>& contacts() const { return contacts_; }
 
+  /// The face a surface vertex crossed (method §5.2), for a contact that the last detect() (at
+  /// positions `to`) gave it with a face it was behind at `from` (the start of the step): the
+  /// nearest-surface rule there would push it out through the far side of what it entered.
+  /// Among body b's triangles whose plane vertex v of body a was in front of at `from` (the
+  /// triangle at `from`) and is behind or within the band of at `to`, the one it crosses first
+  /// along the straight path, where the crossing point lies on the triangle (within the band);
+  /// the contact as detect() makes it, at `to`: the face's normal, the signed distance to its
+  /// plane as the gap (deep and negative: the solve pushes the vertex back out the way it came)
+  /// and the vertex–triangle key.  false when there is none.  Valid after detect(to, ...).
+  bool crossing_contact(int a, int v, int b, const std::vector<Points>& from, const std::vector<Points>& to,
+                        const CollisionSettings& settings, Contact& out) const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

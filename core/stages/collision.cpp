@@ -1,7 +1,7 @@
 // Stage 3, collision (docs/method.md §5): contacts between the bodies' surfaces, found at the
 // solved shape x_t (the start-of-step positions) and linearized to the free-motion positions,
-// plus the contacts that only the free motion brings within reach; their rows H_c (normal,
-// two tangents each).
+// plus the contacts that only the free motion brings within reach (each held by the face its
+// vertex crossed); their rows H_c (normal, two tangents each).
 #include <algorithm>
 #include <set>
 #include <tuple>
@@ -119,10 +119,26 @@ void gather_contacts(const Model& model, const State& state, Workspace& work) {
     held_keys.insert(c.key);
   }
   // 4. the contacts that only the free motion brings within reach (a falling body), unless
-  //    their vertex is already held by an x_t contact with the same body
+  //    their vertex is already held by an x_t contact with the same body.  A vertex that was
+  //    behind its contact's face at x_t did not come through that face: the free motion took it
+  //    deeper than half of what it entered (a cup crushed on a slab, method §5.2), and the
+  //    nearest face is the far one; it is held by the face it crossed instead.
   for (const Contact& c : free_contacts) {
     if (held_keys.count(c.key)) continue;
     if (c.a.count == 1 && held.count({c.a.body, c.a.vertex[0], c.b.body})) continue;
+    if (c.a.count == 1 && c.a.body != c.b.body) {
+      const Points& xb = work.surface_x_t[c.b.body];
+      Vec3 q = Vec3::Zero();
+      for (int i = 0; i < c.b.count; ++i) q += c.b.weight[i] * xb[c.b.vertex[i]];
+      if ((work.surface_x_t[c.a.body][c.a.vertex[0]] - q).dot(c.normal) < 0.0) {
+        Contact crossed;
+        if (work.detector.crossing_contact(c.a.body, c.a.vertex[0], c.b.body, work.surface_x_t, work.surface_x_free,
+                                           cs, crossed) &&
+            !held_keys.count(crossed.key))
+          work.contacts.push_back(crossed);
+        continue;
+      }
+    }
     work.contacts.push_back(c);
   }
 }

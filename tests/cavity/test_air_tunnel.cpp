@@ -144,6 +144,9 @@ TEST(AirTunnelStory, TwoCupsShareOneCavityThroughTheTunnelAndLiftTheBlock) {
     sim.step();
     const double t = sim.state().time;
     const auto v = sim.probe_values();
+    // nothing goes through anything (before the crossing rule of method §5.2, a block vertex
+    // went through cup A's lip at 0.51 s and stayed on its far side for the rest of the run)
+    for (const std::string& w : sim.warnings()) ADD_FAILURE() << w;
     if (v_first == 0.0 && sim.cavity_summary().count > 0) {
       ASSERT_EQ(sim.cavity_summary().count, 1) << "t = " << t << ": the cups seal one cavity through the tunnel";
       v_first = total_volume(sim);
@@ -305,59 +308,45 @@ TEST(AirTunnelStory, OneBigCupOverBothHolesSealsTheTunnelAndLiftsTheBlock) {
   EXPECT_GT(suction - contact, 0.9 * w_block) << "the suction, less what presses the lip, carries the block";
 }
 
-// The union of a body folded through itself (issue 49).  Driven 9.4 mm into the block with its
-// lip 2.8 mm, the big cup's skirt is pressed through its own lip (and the block folds through
-// itself under it), so their surfaces cross themselves; every union of the group failed from
-// t = 0.40 s on (24 of the steps to 0.94 s) and left up to 12 cavities where there is one.  The
-// union's copy of a crossing surface is now smoothed where it crosses (mesh_union.h,
-// UnionRepair): no union fails, the repairs are counted and reported, and the group never has
-// more than one cavity.
-TEST(AirTunnelStory, ACupFoldedThroughItselfStillUnites) {
+// The issue-49 press: the big cup driven 9.4 mm into the block with its lip 2.8 mm.  With the
+// nearest-surface rule alone, from 0.16 s block vertices the free motion took past the middle of
+// the cup's lip were pushed out through its far face, the skirt then went through its own lip,
+// both surfaces crossed themselves from 0.40 s and every union of the group failed (24 of the
+// steps to 0.94 s; up to 12 cavities where there is one); the union's repair (mesh_union.h,
+// UnionRepair) then built them, 26 times over the run.  Held by the face they crossed (the
+// collision stage, method §5.2), no vertex goes through the lip: in the first 0.5 s nothing
+// crosses itself, nothing is repaired, no union fails, the watchdog reports nothing inside or
+// through, and there is never more than one cavity.
+TEST(AirTunnelStory, ADeepPressNeitherTanglesNorFoldsTheCup) {
   Simulation sim(deep_press());
-  int most = 0, repaired_steps = 0;
-  bool warned = false;
+  int most = 0;
+  std::vector<std::string> through;
   for (int i = 0; i < 50; ++i) {
-    const long before = sim.surface_repairs();
     sim.step();
-    if (sim.surface_repairs() > before) ++repaired_steps;
     for (const std::string& w : sim.warnings())
-      warned = warned || w.find("crosses itself") != std::string::npos;
+      if (w.find("inside '") != std::string::npos || w.find("far side") != std::string::npos ||
+          w.find("crosses itself") != std::string::npos)
+        through.push_back(w);
     most = std::max(most, sim.cavity_summary().count);
   }
-  std::printf("air tunnel, 9.4 mm press: %ld surface repairs on %d of 50 steps, at most %d cavities, %ld failed unions\n",
-              sim.surface_repairs(), repaired_steps, most, sim.union_failures());
+  std::printf("air tunnel, 9.4 mm press: %ld surface repairs, at most %d cavities, %ld failed unions in 50 steps\n",
+              sim.surface_repairs(), most, sim.union_failures());
+  for (const std::string& w : through) ADD_FAILURE() << w;
   EXPECT_EQ(sim.union_failures(), 0) << "every union is built";
-  EXPECT_GT(repaired_steps, 0) << "the surfaces do cross themselves in this press (the case the repair is for)";
-  EXPECT_TRUE(warned) << "and the user is told";
+  EXPECT_EQ(sim.surface_repairs(), 0) << "no surface crossed itself";
   EXPECT_LE(most, 1) << "one cup on one block: never more than one cavity";
 }
 
-// contact.keep_side on the same press (method §5.2): by 0.3 s two of the cup's vertices are
-// 2.26 mm inside the block, where the nearest-surface rule gave them a face of the block turned
-// away from the one they came through; a vertex held by the face it came through does not.
-// The watchdog's interpenetration warning (deeper than the alarm distance) is the measure.
-TEST(AirTunnelStory, AVertexThatKeepsItsSideDoesNotEndInsideTheBlock) {
-  const std::vector<std::string> plain = warnings_with(deep_press(false), 36, "inside 'block'"),
-                                 kept = warnings_with(deep_press(true), 36, "inside 'block'");
-  for (const std::string& w : plain) std::printf("%s\n", w.c_str());
-  ASSERT_FALSE(plain.empty()) << "the nearest-surface rule tangles within 36 steps";
-  EXPECT_EQ(plain[0].rfind("step 30 ", 0), 0u) << plain[0];
-  EXPECT_TRUE(kept.empty()) << "keeping the side does not: " << kept.front();
-}
-
-// The big cup pressed 9.4 mm: at 0.16 s a block vertex pressed into the cup's lip is given the
-// lip's far face by the nearest-surface rule (its contact normal turns by more than 120° in one
-// step) and pushed out through it.  The watchdog's depth test cannot see that in a wall thinner
-// than twice its 1 mm alarm (no point of it is deeper); the turn of the contact normal can, and
-// is reported, naming the block and the cup.  With contact.keep_side the vertex stays held by
-// the face it came through and nothing is reported.
-TEST(AirTunnelStory, TheWatchdogSeesABlockVertexPushedThroughTheCupsLip) {
-  const std::vector<std::string> plain = warnings_with(deep_press(false), 20, "went to the far side of"),
-                                 kept = warnings_with(deep_press(true), 20, "went to the far side of");
-  for (const std::string& w : plain) std::printf("%s\n", w.c_str());
-  ASSERT_EQ(plain.size(), 1u) << "the nearest-surface rule takes a block vertex through the lip within 0.2 s";
-  EXPECT_NE(plain[0].find("of 'block' went to the far side of 'cup_a'"), std::string::npos) << plain[0];
-  EXPECT_TRUE(kept.empty()) << kept.front();
+// contact.keep_side on the same press (method §5.2) changes none of that: with or without it,
+// no vertex of the cup ends inside the block in the first 0.36 s (the nearest-surface rule
+// alone put two of them 2.26 mm inside at 0.30 s).  The watchdog's interpenetration warning
+// (deeper than the alarm distance) is the measure.
+TEST(AirTunnelStory, NoVertexOfTheDeepPressedCupEndsInsideTheBlock) {
+  for (bool keep : {false, true}) {
+    SCOPED_TRACE(keep ? "keep_side" : "default");
+    const std::vector<std::string> inside = warnings_with(deep_press(keep), 36, "inside 'block'");
+    EXPECT_TRUE(inside.empty()) << inside.front();
+  }
 }
 
 // The same numbers whatever the machine is doing (issue 49): the big cup driven 9.4 mm into the
@@ -404,7 +393,7 @@ TEST(AirTunnelStory, ADeepPressGivesTheSameNumbersOnAnyThreadCountAndUnderLoad) 
   };
   const Run base = run(1, false, false);
   set_thread_count(old_threads);
-  EXPECT_GT(base.unions, 20) << "the cavity is united again on most steps";
+  EXPECT_GE(base.unions, 15) << "the cavity is united again on many of the steps";
   const char* names[] = {"2 threads, another heap, 2 busy threads beside them"};
   const Run others[] = {run(2, true, true)};
   set_thread_count(old_threads);

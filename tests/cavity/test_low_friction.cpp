@@ -94,7 +94,11 @@ TEST(LowFrictionStory, OnAFrictionlessTopTheCupSlidesTowardTheCornerAndTheCubeDr
     EXPECT_TRUE(s.lifted) << "the cube leaves the ground first";
     EXPECT_GT(s.offset_max, s.offset0 + 3.0) << "then the cup slides over its top";
     EXPECT_LT(s.direction_deg, 30.0) << "toward the corner it was shifted to";
-    EXPECT_NEAR(s.reach, s.edge, 2.0) << "mm: the seal holds until the lip runs over the edge";
+    // the skirt beside the lip is levered up where it hangs over the edge, so the seal is lost
+    // a little before the lip itself gets there: 2.2 mm at 5 ms, 2.9 mm at 10 ms (until the
+    // crossing rule of method §5.2 those skirt vertices were pushed out through the cube's side
+    // face, around the corner, and the lip got within 2 mm)
+    EXPECT_NEAR(s.reach, s.edge, 3.5) << "mm: the seal holds until the lip runs over the edge";
     EXPECT_TRUE(s.dropped) << "the seal breaks and the cube falls back";
   }
 }

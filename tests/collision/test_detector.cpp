@@ -195,6 +195,56 @@ TEST(Detector, AVertexKeepsTheSideItCameFromThroughAThinWall) {
   expect_all(d.detect({x, plate.vertices}, off, &above), -Vec3::UnitZ(), -3e-4, "keep_side off");
 }
 
+// A vertex the free motion takes deeper than half of what it enters (a cup crushed on a 10 mm
+// slab: 7.5 mm in) is nearest the slab's far face there, and the nearest surface would push it
+// out through the bottom.  From where it was at the start of the step, the face it crossed is
+// found: the top, its gap the whole 7.5 mm; from below, the bottom; a vertex already inside at
+// the start crossed nothing and gets none.
+TEST(Detector, AVertexIsHeldByTheFaceItCrossedNotTheNearest) {
+  CollisionSettings s;  // alarm 1 mm, reach 3 mm
+  const SurfaceMesh slab = make_box_surface(Vec3(1, 1, 10e-3));  // z in [-5, 5] mm
+  const SurfaceMesh small = make_box_surface(Vec3(0.1, 0.1, 0.1));
+  ContactDetector d;
+  d.set_bodies({small.triangles, slab.triangles}, {true, false});
+  // the small box with its bottom face at z (its top 0.1 m higher)
+  const auto bottom_at = [&](double z) { return transformed(small.vertices, Mat3::Identity(), Vec3(0, 0, z + 0.05)); };
+  // each of the box's contacts at `to`, and the face its vertex crossed from `from`
+  const auto check = [&](const Points& from, const Points& to, const Vec3& nearest, const Vec3& normal, double gap,
+                         const char* what) {
+    const std::vector<Contact> c = d.detect({to, slab.vertices}, s);
+    int n = 0;
+    for (const Contact& k : c) {
+      if (k.a.body != 0 || k.a.count != 1) continue;
+      ++n;
+      EXPECT_LT((k.normal - nearest).norm(), 1e-12) << what << ": the nearest surface";
+      const int v = k.a.vertex[0];
+      Contact crossed;
+      const bool found = d.crossing_contact(0, v, 1, {from, slab.vertices}, {to, slab.vertices}, s, crossed);
+      if (normal.isZero()) {
+        EXPECT_FALSE(found) << what;
+        continue;
+      }
+      if (!found) {
+        ADD_FAILURE() << what << ": no face crossed";
+        continue;
+      }
+      EXPECT_LT((crossed.normal - normal).norm(), 1e-12) << what;
+      EXPECT_NEAR(crossed.gap, gap, 1e-12) << what;
+      EXPECT_EQ(crossed.a.vertex[0], v);
+      EXPECT_EQ(crossed.b.body, 1);
+      EXPECT_LT((crossed.point_a - to[v]).norm(), 1e-15) << what;
+      EXPECT_NEAR((crossed.point_a - crossed.point_b).dot(crossed.normal), gap, 1e-12) << what;
+    }
+    return n;
+  };
+  // from 1 mm above to 7.5 mm in: the nearest face is the bottom, 2.5 mm away; crossed, the top
+  EXPECT_EQ(check(bottom_at(6e-3), bottom_at(-2.5e-3), -Vec3::UnitZ(), Vec3::UnitZ(), -7.5e-3, "from above"), 4);
+  // the box's top face from 1 mm below the slab to 7.5 mm in: the nearest the top, crossed the bottom
+  EXPECT_EQ(check(bottom_at(-6e-3 - 0.1), bottom_at(2.5e-3 - 0.1), Vec3::UnitZ(), -Vec3::UnitZ(), -7.5e-3, "from below"), 4);
+  // already inside at the start (5 mm deep, lost): it crossed nothing
+  EXPECT_EQ(check(bottom_at(0.0), bottom_at(-2.5e-3), -Vec3::UnitZ(), Vec3::Zero(), 0.0, "inside at the start"), 4);
+}
+
 // unit box turned 45° about z, then tilted about its edge 0–2 (now along (−1, 1, 0)) so that
 // this edge is the lowest; the edge's midpoint is put at (offset along the edge, height g)
 Points edge_down_box(double g, double along) {
