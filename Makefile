@@ -106,7 +106,7 @@ export DEBIAN_FRONTEND := noninteractive
 # ctest: show the output of failing tests.
 export CTEST_OUTPUT_ON_FAILURE := 1
 
-.PHONY: all test deps native wasm cuda table1 table2 solvers convergence gas-speed paraview scene-docs demo bench clean \
+.PHONY: all test deps native wasm cuda table1 table2 solvers press-study convergence gas-speed paraview scene-docs demo bench clean \
         test-native test-wasm configure-native configure-wasm configure-cuda \
         wasm-web bench-wasm wasm-bench configure-wasm-bench bench-browser \
         web web-deps serve demo-native native-cli test-web test-web-unit test-web-e2e bunny-mesh \
@@ -293,6 +293,13 @@ bench-sweep: native
 .PHONY: quality
 quality: native
 	python3 scripts/quality_table.py --check --bin $(SUCTION_BIN) --out $(BUILD_DIR)/quality
+
+# the press study (issue 49; docs/validation.md, "The press study"): two cups, lips 1, 1.5 and
+# 3 mm, pressed 1-9 mm on flat and curved surfaces, the soft cube and the tunnel block, held and
+# pulled; peak forces, failed unions and interpenetrations (~15 min on 2 cores; build/press_study, resumed)
+PRESS_STUDY_ARGS ?=
+press-study: native
+	python3 scripts/press_study.py --bin $(SUCTION_BIN) --out $(BUILD_DIR)/press_study --jobs $(JOBS) $(PRESS_STUDY_ARGS)
 
 # the constraint solvers side by side (docs/validation.md, "The constraint solvers")
 SOLVER_TABLE_ARGS ?=
