@@ -375,7 +375,10 @@ def scene(frames):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", nargs="?", const=SCENE, help="write the scene (default scenes/pick_and_place.json)")
+    ap.add_argument("--press-mm", type=float, default=PRESS * 1e3,
+                    help="how far below its first touch of the apple the lip is moved (default %(default)g mm)")
     a = ap.parse_args()
+    globals()["PRESS"] = a.press_mm * 1e-3
     print(f"apple: {1e3 * APPLE_H:.2f} mm tall, {2e3 * APPLE_A:.0f} mm across; the lip "
           f"touches it {1e3 * APPLE_D:.3f} mm above its bottom (z = {1e3 * APPLE_TOUCH:.3f} mm on the table)")
     print("waypoints of the tool point C (the cup's top centre) [m]:")
