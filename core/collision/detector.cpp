@@ -76,6 +76,28 @@ std::uint64_t contact_key(int body_a, int body_b, std::uint64_t kind, int featur
   return mix(h, static_cast<std::uint64_t>(feature_b));
 }
 
+// a vertex–triangle contact: vertex v of body a at p, the point q (weights w) of triangle t of
+// body b, the normal from b to a, the signed distance d along it
+Contact vertex_triangle_contact(int a, int v, const Vec3& p, int b, int t, const Tri& tri,
+                                const std::array<double, 3>& w, const Vec3& q, const Vec3& normal,
+                                double d, double contact_distance, std::uint64_t kind) {
+  Contact c;
+  c.a.body = a;
+  c.a.count = 1;
+  c.a.vertex = {{v, -1, -1}};
+  c.a.weight = {{1, 0, 0}};
+  c.b.body = b;
+  c.b.count = 3;
+  c.b.vertex = tri;
+  c.b.weight = w;
+  c.normal = normal;
+  c.point_a = p;
+  c.point_b = q;
+  c.gap = d - contact_distance;
+  c.key = contact_key(a, b, kind, v, t);
+  return c;
+}
+
 }  // namespace
 
 struct ContactDetector::Impl {
@@ -302,20 +324,8 @@ void ContactDetector::Impl::vertex_triangle(int ia, int ib, const std::vector<Po
     // the nearest surface decides: a farther surface behind p does not make a contact
     if (best_t < 0 || !(best_d - s.contact_distance < s.alarm_distance) || !(best_d > -max_pen))
       continue;
-    Contact& c = out.emplace_back();
-    c.a.body = ia;
-    c.a.count = 1;
-    c.a.vertex = {{v, -1, -1}};
-    c.a.weight = {{1, 0, 0}};
-    c.b.body = ib;
-    c.b.count = 3;
-    c.b.vertex = B.triangles[best_t];
-    c.b.weight = best_w;
-    c.normal = best_n;
-    c.point_a = p;
-    c.point_b = best_q;
-    c.gap = best_d - s.contact_distance;
-    c.key = contact_key(ia, ib, self ? kSelf : kVertexTriangle, v, best_t);
+    out.push_back(vertex_triangle_contact(ia, v, p, ib, best_t, B.triangles[best_t], best_w, best_q, best_n, best_d,
+                                          s.contact_distance, self ? kSelf : kVertexTriangle));
     A.vt_stamp[v] = stamp;
   }
 }
@@ -418,20 +428,8 @@ bool ContactDetector::crossing_contact(int ia, int v, int ib, const std::vector<
   const Tri& tri = B.triangles[best_t];
   const Vec3& n1 = B.face_normals[best_t];
   const TriangleClosestPoint c = closest_point_on_triangle(p1, to[ib][tri[0]], to[ib][tri[1]], to[ib][tri[2]]);
-  out = Contact{};
-  out.a.body = ia;
-  out.a.count = 1;
-  out.a.vertex = {{v, -1, -1}};
-  out.a.weight = {{1, 0, 0}};
-  out.b.body = ib;
-  out.b.count = 3;
-  out.b.vertex = tri;
-  out.b.weight = c.weight;
-  out.normal = n1;
-  out.point_a = p1;
-  out.point_b = c.point;
-  out.gap = (p1 - c.point).dot(n1) - s.contact_distance;
-  out.key = contact_key(ia, ib, kVertexTriangle, v, best_t);
+  out = vertex_triangle_contact(ia, v, p1, ib, best_t, tri, c.weight, c.point, n1, (p1 - c.point).dot(n1),
+                                s.contact_distance, kVertexTriangle);
   return true;
 }
 
