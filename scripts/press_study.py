@@ -119,14 +119,14 @@ def fmt_force(x):
 
 
 def summarize(args, tables):
-    """tables: {(target, cup): rows}; returns markdown"""
+    """tables: {(target, cup): rows}; returns the markdown report"""
     lines = [f"Press study ({args.quality} quality): peak pull force in N (the hand's force, max over the run); "
              "`u` a failed union in the run, `i` an interpenetration the watchdog saw (a vertex inside another "
              "body or gone to the far side of a thin wall), `r` a surface repaired for a union, `F` the run failed; "
              "— no seal formed (no cavity at any time).", ""]
     totals = {"runs": 0, "failed": 0, "union_runs": 0, "unions": 0, "inside_runs": 0, "repair_runs": 0,
               "sealed": 0}
-    presses = [p for p in args.presses]
+    presses = args.presses
     for target in args.targets:
         t = TARGETS[target]
         press_ptr = t["press"][0]
@@ -183,7 +183,7 @@ def summarize(args, tables):
     lines.append(f"Runs {totals['runs']}: {totals['failed']} failed, {totals['sealed']} sealed; "
                  f"failed unions in {totals['union_runs']} runs ({totals['unions']} unions); "
                  f"interpenetrations in {totals['inside_runs']} runs; surfaces repaired in {totals['repair_runs']} runs.")
-    return "\n".join(lines) + "\n", totals
+    return "\n".join(lines) + "\n"
 
 
 def main():
@@ -220,7 +220,7 @@ def main():
                 run_sweep(args, target, cup, path)
             if os.path.exists(path):
                 tables[(target, cup)] = read_rows(path)
-    text, totals = summarize(args, tables)
+    text = summarize(args, tables)
     md = os.path.join(args.out, f"press_study_{args.quality}.md")
     with open(md, "w") as f:
         f.write(text)
