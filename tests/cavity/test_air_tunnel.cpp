@@ -232,9 +232,12 @@ TEST(AirTunnelStory, OneCupOverOneHoleLeaksThroughTheTunnelAndTheBlockStays) {
   EXPECT_LT(z_max - z0, 0.002) << "the block is not lifted";
 }
 
-// both_holes: one big cup (the standard one scaled by k = 33/17.5, its lip 4.7 mm) over both
-// holes; the tunnel is part of its cavity, and the block is lifted by suction, with no union
-// failing on the way (the tangled lip of earlier versions failed dozens: docs/scenes.md).
+// both_holes: one big cup (the standard one scaled by k = 33/17.5, pressed k x 5 mm = 9.4 mm
+// with its lip k x 1.5 mm = 2.8 mm, as the paper scales its cup) over both holes; the tunnel is
+// part of its cavity, and the block is lifted by suction, with no union failing on the way (the
+// tangled lip of earlier versions failed dozens: docs/scenes.md).  While the block's flat
+// underside peels off the flat ground a second cavity holds air under it (0.86-1.02 s): from
+// the moment the block has risen 1 mm there is one.
 TEST(AirTunnelStory, OneBigCupOverBothHolesSealsTheTunnelAndLiftsTheBlock) {
   const std::string both = "/parameters/config==both_holes";
   // the reference: the same cup pressed on a solid block of the same size, to its first seal
@@ -270,7 +273,7 @@ TEST(AirTunnelStory, OneBigCupOverBothHolesSealsTheTunnelAndLiftsTheBlock) {
       ASSERT_EQ(sim.cavity_summary().count, 1) << "t = " << t << ": the cup seals one cavity through the tunnel";
       v_first = total_volume(sim);
     }
-    if (t > 1.0 + 1e-9) {  // the block hangs: one cavity of cup and block, below P_atm
+    if (v[pz] - z0 > 1e-3) {  // the block hangs: one cavity of cup and block, below P_atm
       ASSERT_EQ(sim.cavity_summary().count, 1) << "t = " << t;
       const CavityState& c = sim.state().cavities.at(0);
       EXPECT_EQ(c.slots, (std::vector<int>{sa, sk})) << "t = " << t;
