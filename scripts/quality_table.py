@@ -62,6 +62,7 @@ def main():
         j = json.load(open(out_json))
         changes = ', '.join(c.replace('/settings/', '').replace('factorization/reuse=true', 'kept factorization')
                            .replace('solver/subspace_every=10', 'subspace step')
+                           .replace('cavity/unite_on_ring_change=false', 'carried cavities')
                             for c in j['quality_changes'])
         nums = []
         for n in j['numbers']:

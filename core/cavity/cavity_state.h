@@ -30,6 +30,7 @@ struct CavityState {
   double outflow = 0.0;           // ΔN of the last step (≤ 0: air pushed out) [J]
   double max_volume = 0.0;        // largest volume since detection [m³]
   double seam_area0 = 0.0;        // seam area when detected (the sealing offset) [m²]
+  double volume0 = 0.0;           // volume at the shape it was detected at (its union's) [m³]
   bool dormant = false;           // flattened: remembered (with its air) but exerts no force
 };
 

@@ -104,6 +104,7 @@ std::vector<CavityState> track_cavities(const std::vector<const CavityState*>& o
     const double v = gn[j].volume;
     c.volume = v;
     c.max_volume = v;
+    c.volume0 = v;
     c.seam_area0 = mesh_area(gn[j].x, c.triangles, c.seam_begin, c.triangles.size());
     if (!related[no + j]) {  // new: ambient air
       c.id = next_id++;

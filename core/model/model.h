@@ -228,6 +228,10 @@ struct CavitySettings {
   double remesh_seam_ratio = 0.01;   // recompute when seam area exceeds this share of the cavity's
   double flattened_volume_ratio = 0.05;  // a vanished cavity below this share of its largest
                                          // volume is kept (flattened), otherwise released
+  /// true: a group is united again whenever its seals change.  false (the interactive quality's
+  /// `carry_cavities`): not when they change only within the ring of a cavity that is still near
+  /// the shape it was found at; the cavity is carried on (stages/cavities.cpp, method §9.1)
+  bool unite_on_ring_change = true;
 };
 
 struct Settings {

@@ -53,10 +53,10 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   if (!v) return rules;
   ObjectView o(r, *v, "/settings/interactive",
                {"enabled", "time_step_factor", "max_dt", "factorization_reuse", "follow_rotation", "max_resolution",
-                "solver_subspace", "compare"},
+                "solver_subspace", "carry_cavities", "compare"},
                "an interactive-quality object {\"enabled\": bool, \"time_step_factor\": x, \"max_dt\": s, "
                "\"factorization_reuse\": bool, \"follow_rotation\": bool, \"max_resolution\": n, "
-               "\"solver_subspace\": n, \"compare\": [...]}");
+               "\"solver_subspace\": n, \"carry_cavities\": bool, \"compare\": [...]}");
   if (!o.valid()) return rules;
   // read before the parameters are evaluated (it changes what they see): plain numbers only
   auto plain = [&](const char* key) {
@@ -73,6 +73,7 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   if (plain("max_dt")) rules.max_dt = o.number("max_dt", rules.max_dt, Bounds::positive());
   rules.factorization_reuse = o.boolean("factorization_reuse", rules.factorization_reuse);
   rules.follow_rotation = o.boolean("follow_rotation", rules.follow_rotation);
+  rules.carry_cavities = o.boolean("carry_cavities", rules.carry_cavities);
   if (plain("max_resolution")) rules.max_resolution = o.integer("max_resolution", 0, Bounds::at_least(6));
   if (plain("solver_subspace"))
     rules.solver_subspace = o.integer("solver_subspace", rules.solver_subspace, Bounds::at_least(0));
@@ -137,6 +138,16 @@ std::vector<std::string> apply_interactive(Json& doc, const InteractiveRules& ru
       if (so.is_null()) so = Json::object();
       so["subspace_every"] = rules.solver_subspace;
       changes.push_back("/settings/solver/subspace_every=" + std::to_string(rules.solver_subspace));
+    }
+  }
+  // cavities carried while their seals change only within their ring (stages/cavities.cpp)
+  if (rules.carry_cavities && !user_set(user_pointers, "/settings/cavity/unite_on_ring_change")) {
+    const Json* cavity = child(settings, "cavity");
+    if (!cavity || (cavity->is_object() && !cavity->contains("unite_on_ring_change"))) {
+      Json& co = settings["cavity"];
+      if (co.is_null()) co = Json::object();
+      co["unite_on_ring_change"] = false;
+      changes.push_back("/settings/cavity/unite_on_ring_change=false");
     }
   }
   if (settings.empty()) doc.erase("settings");

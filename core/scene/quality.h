@@ -33,6 +33,9 @@ struct InteractiveRules {
   /// the pgs method's subspace step after every this many sweeps (SolverSettings::subspace_every);
   /// 0: the scene's own setting
   int solver_subspace = 10;
+  /// a cavity carried while its group's seals change only within its ring
+  /// (CavitySettings::unite_on_ring_change = false): a union only where a cavity may start or open
+  bool carry_cavities = true;
   std::vector<std::string> compare;  // the story numbers `suction quality` compares (empty: defaults)
 };
 

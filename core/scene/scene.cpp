@@ -207,7 +207,7 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
   if (const Json* cav = o.find("cavity")) {
     ObjectView co(r, *cav, o.at("cavity"),
                   {"enabled", "p_max", "sealing_distance", "leak_rate", "remesh_seam_ratio",
-                   "flattened_volume_ratio", "gas"},
+                   "flattened_volume_ratio", "unite_on_ring_change", "gas"},
                   "a cavity settings object");
     if (co.valid()) {
       CavitySettings& c = s.cavity;
@@ -221,6 +221,7 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
       c.remesh_seam_ratio = co.number("remesh_seam_ratio", c.remesh_seam_ratio, Bounds::positive());
       c.flattened_volume_ratio =
           co.number("flattened_volume_ratio", c.flattened_volume_ratio, Bounds::non_negative());
+      c.unite_on_ring_change = co.boolean("unite_on_ring_change", c.unite_on_ring_change);
       if (const Json* gas = co.find("gas")) read_gas(r, *gas, co.at("gas"), c.gas);
     } else {
       s.cavity.p_max = s.p_atm;

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 
 #include "cavity/cavity_mesh.h"
@@ -94,6 +95,74 @@ bool seam_opened(const Model& model, const Workspace& work, const CavityState& c
   return seam - c.seam_area0 > model.settings.cavity.remesh_seam_ratio * wall;
 }
 
+/// Whether a cavity has changed its volume by more than kCarryVolumeChange since its union: its
+/// seam stays on the body points the union found, while the seal moves as the cavity swells or
+/// shrinks, so a cavity is carried through a change of its seals only near the shape it was
+/// found at (cavity.unite_on_ring_change false; docs/method.md §9.1).  0.5 %: on the pull test
+/// a carried cavity then ends each step within 1.3 % of a fresh union's volume and 1.0 % of its
+/// pressure (2 %: 2.1 % and 2.2 %; docs/validation.md).
+constexpr double kCarryVolumeChange = 0.005;
+bool carried_too_far(const Model& model, const Workspace& work, const CavityState& c) {
+  if (c.volume0 <= 0.0) return true;
+  const double v = cavity_geometry(cavity_points(model, work.surface_x_t, c), c).volume;
+  return std::abs(v / c.volume0 - 1.0) > kCarryVolumeChange;
+}
+
+/// Whether a group whose bodies did not change (`before` → `now`, the same slots) changed its
+/// seals only within the ring of its active cavities, so that they are carried on instead of
+/// united again (cavity.unite_on_ring_change false; docs/method.md §9.1).  Every seal that
+/// started or stopped must be an edge–edge seal (it joins bodies, moves no vertex of the union's
+/// input) or a vertex seal between two bodies of such a cavity, the vertex at x_t inside the
+/// cavity's box grown by a tenth of its diagonal (elsewhere a new cavity may close); a vertex
+/// that stopped sealing must not be one of a triangle the cavity's seam crosses (that may have
+/// opened it; one that starts there only widens the seal); and no such cavity may have moved
+/// its volume by more than kCarryVolumeChange since its union.
+bool only_ring_changed(const Model& model, const State& state, const Workspace& work, const SealGroup& before,
+                       const SealGroup& now) {
+  struct Box {
+    const CavityState* c;
+    Vec3 lo, hi;
+  };
+  std::vector<std::uint64_t> at_seam;  // seal_vertex_key of the vertices of the triangles the seams cross
+  std::vector<Box> boxes;
+  for (const CavityState& c : state.cavities) {
+    if (c.dormant || !now.contains(c.slots)) continue;
+    if (carried_too_far(model, work, c)) return false;
+    const Points x = cavity_points(model, work.surface_x_t, c);
+    Box b{&c, Vec3::Constant(INFINITY), Vec3::Constant(-INFINITY)};
+    for (const Vec3& p : x) b.lo = b.lo.cwiseMin(p), b.hi = b.hi.cwiseMax(p);
+    const Vec3 grow = Vec3::Constant(0.1 * (b.hi - b.lo).norm());
+    b.lo -= grow, b.hi += grow;
+    for (size_t t = c.seam_begin; t < c.triangles.size(); ++t)
+      for (int k = 0; k < 3; ++k) {
+        const SurfacePoint& sp = c.vertices[c.triangles[t][k]];
+        for (int v : slot_surface(model, sp.slot).triangles[sp.triangle]) at_seam.push_back(seal_vertex_key(sp.slot, v));
+      }
+    boxes.push_back(b);
+  }
+  if (boxes.empty()) return false;
+  std::sort(at_seam.begin(), at_seam.end());
+  std::vector<SealingContact> changed;
+  std::set_symmetric_difference(before.contacts.begin(), before.contacts.end(), now.contacts.begin(),
+                                now.contacts.end(), std::back_inserter(changed));
+  auto has = [](const std::vector<int>& slots, int s) { return std::binary_search(slots.begin(), slots.end(), s); };
+  for (const SealingContact& sc : changed) {
+    if (!(sc.key & kSealVertexTag)) continue;  // edge–edge: joins the bodies, moves nothing
+    const int slot = static_cast<int>((sc.key >> 32) & 0x7fffffffULL);
+    const int vertex = static_cast<int>(sc.key & 0xffffffffULL);
+    const Vec3& p = work.surface_x_t[slot][vertex];
+    const bool inside = std::any_of(boxes.begin(), boxes.end(), [&](const Box& b) {
+      return has(b.c->slots, sc.slot_a) && has(b.c->slots, sc.slot_b) && (p.array() >= b.lo.array()).all() &&
+             (p.array() <= b.hi.array()).all();
+    });
+    if (!inside) return false;
+    // a seal that stopped on a triangle a seam crosses may have opened the cavity
+    const bool stopped = std::binary_search(before.contacts.begin(), before.contacts.end(), sc);
+    if (stopped && std::binary_search(at_seam.begin(), at_seam.end(), sc.key)) return false;
+  }
+  return true;
+}
+
 /// Job 1: this step's sealing groups against the last update's (state.sealing_contacts, then
 /// replaced by this step's).  A cavity whose bodies were all in one group and no longer are has
 /// lost its seal: it is released (into `ledger`'s books when given).  Returns the groups that
@@ -115,6 +184,11 @@ std::vector<SealGroup> plan_unions(const Model& model, State& state, const Works
   std::vector<SealGroup> unite;
   for (const SealGroup& g : groups) {
     bool changed = std::find(before.begin(), before.end(), g) == before.end();
+    if (changed && !model.settings.cavity.unite_on_ring_change) {
+      const auto same_bodies =
+          std::find_if(before.begin(), before.end(), [&](const SealGroup& b) { return b.slots == g.slots; });
+      if (same_bodies != before.end() && only_ring_changed(model, state, work, *same_bodies, g)) changed = false;
+    }
     for (const CavityState& c : state.cavities)
       if (!changed && !c.dormant && g.contains(c.slots)) changed = seam_opened(model, work, c);
     if (changed) unite.push_back(g);

@@ -56,11 +56,14 @@ TEST(Quality, InteractiveDoublesTheStepAndKeepsTheFactorization) {
   EXPECT_TRUE(m.settings.factorization.reuse);
   EXPECT_FALSE(m.settings.factorization.follow_rotation) << "the turned factor only where a scene asks";
   EXPECT_EQ(m.settings.solver.subspace_every, 10) << "the pgs's subspace step";
-  ASSERT_EQ(m.quality_changes.size(), 3u);
+  EXPECT_FALSE(m.settings.cavity.unite_on_ring_change) << "cavities carried through ring changes";
+  ASSERT_EQ(m.quality_changes.size(), 4u);
   EXPECT_EQ(m.quality_changes[0], "/settings/dt=0.02");
   EXPECT_EQ(m.quality_changes[1], "/settings/factorization/reuse=true");
   EXPECT_EQ(m.quality_changes[2], "/settings/solver/subspace_every=10");
+  EXPECT_EQ(m.quality_changes[3], "/settings/cavity/unite_on_ring_change=false");
   EXPECT_EQ(ref.settings.solver.subspace_every, 0) << "the reference is the paper's Algorithm 2";
+  EXPECT_TRUE(ref.settings.cavity.unite_on_ring_change) << "the reference unites on every seal change";
   // the meshes are the reference's unless the scene allows coarser ones
   EXPECT_EQ(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());
 }
@@ -72,7 +75,7 @@ TEST(Quality, TheStepIsCappedAndNeverShortened) {
   doc["settings"]["dt"] = 0.025;  // already above the cap: kept
   Model m = load(doc, Quality::Interactive);
   EXPECT_DOUBLE_EQ(m.settings.dt, 0.025);
-  ASSERT_EQ(m.quality_changes.size(), 2u);  // the factorization and the solver only
+  ASSERT_EQ(m.quality_changes.size(), 3u);  // the factorization, the solver and the cavities only
   doc["settings"]["dt"] = 0.002;
   doc["settings"]["interactive"] = {{"time_step_factor", 3}, {"max_dt", 0.005}};
   EXPECT_DOUBLE_EQ(load(doc, Quality::Interactive).settings.dt, 0.005);
@@ -87,10 +90,12 @@ TEST(Quality, TheStepIsCappedAndNeverShortened) {
 TEST(Quality, TheUsersOverridesWin) {
   const Model m = load(cup_scene(), Quality::Interactive,
                        {parse_override("/settings/dt=0.005"), parse_override("/settings/factorization={\"reuse\": false}"),
-                        parse_override("/settings/solver={\"subspace_every\": 3}")});
+                        parse_override("/settings/solver={\"subspace_every\": 3}"),
+                        parse_override("/settings/cavity={\"unite_on_ring_change\": true}")});
   EXPECT_DOUBLE_EQ(m.settings.dt, 0.005);
   EXPECT_FALSE(m.settings.factorization.reuse);
   EXPECT_EQ(m.settings.solver.subspace_every, 3);
+  EXPECT_TRUE(m.settings.cavity.unite_on_ring_change);
   EXPECT_TRUE(m.quality_changes.empty());
 }
 
@@ -115,7 +120,7 @@ TEST(Quality, ASceneCanTurnTheKeptFactorizationWithItsNodes) {
   EXPECT_TRUE(m.settings.factorization.reuse);
   EXPECT_TRUE(m.settings.factorization.follow_rotation);
   EXPECT_EQ(m.settings.factorization.max_cg_iterations, 6);
-  ASSERT_EQ(m.quality_changes.size(), 4u);
+  ASSERT_EQ(m.quality_changes.size(), 5u);
   EXPECT_EQ(m.quality_changes[2], "/settings/factorization/follow_rotation=true");
   const Model ref = load(doc, Quality::Reference);
   EXPECT_FALSE(ref.settings.factorization.reuse);
@@ -130,17 +135,17 @@ TEST(Quality, CoarserGeneratedMeshesOnlyWhereTheSceneAllowsThem) {
   doc["settings"]["interactive"] = {{"max_resolution", 12}};
   const Model ref = load(doc, Quality::Reference);
   const Model m = load(doc, Quality::Interactive);
-  ASSERT_EQ(m.quality_changes.size(), 4u);
-  EXPECT_EQ(m.quality_changes[3], "/bodies/0/mesh/resolution=12");
+  ASSERT_EQ(m.quality_changes.size(), 5u);
+  EXPECT_EQ(m.quality_changes[4], "/bodies/0/mesh/resolution=12");
   EXPECT_LT(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());  // 12 segments around, not 16
   // a resolution below the cap, or written as an expression, is left as it is
   doc["bodies"][0]["mesh"]["resolution"] = 10;
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 3u);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 4u);
   doc["bodies"][0]["mesh"]["resolution"] = "=8 + 8";
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 3u);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 4u);
   // the user's own resolution wins
   doc["bodies"][0]["mesh"]["resolution"] = 16;
-  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/0/mesh/resolution=20")}).quality_changes.size(), 3u);
+  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/0/mesh/resolution=20")}).quality_changes.size(), 4u);
 }
 
 // The pgs's subspace step at interactive quality: only for the pgs, never over the scene's or the
@@ -198,4 +203,23 @@ TEST(Quality, ABadInteractiveBlockIsReportedWithItsPointer) {
 }
 
 }  // namespace
+// carry_cavities: on by default at interactive quality, off by the scene's rule, never over the
+// user's or the scene's own cavity.unite_on_ring_change
+TEST(Quality, CavitiesAreCarriedThroughRingChangesUnlessTheSceneOrTheUserSaysSo) {
+  Json doc = cup_scene();
+  EXPECT_FALSE(load(doc, Quality::Interactive).settings.cavity.unite_on_ring_change);
+  doc["settings"]["interactive"] = {{"carry_cavities", false}};
+  EXPECT_TRUE(load(doc, Quality::Interactive).settings.cavity.unite_on_ring_change) << "the scene's rule";
+  doc = cup_scene();
+  doc["settings"]["cavity"]["unite_on_ring_change"] = true;
+  const Model own = load(doc, Quality::Interactive);
+  EXPECT_TRUE(own.settings.cavity.unite_on_ring_change) << "the scene's own setting";
+  for (const auto& c : own.quality_changes) EXPECT_EQ(c.find("unite_on_ring_change"), std::string::npos) << c;
+  doc = cup_scene();
+  doc["settings"]["cavity"] = {{"enabled", true}};
+  EXPECT_TRUE(load(doc, Quality::Interactive, {parse_override("/settings/cavity/unite_on_ring_change=true")})
+                  .settings.cavity.unite_on_ring_change)
+      << "the user's override";
+}
+
 }  // namespace suction
