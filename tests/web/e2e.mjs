@@ -637,8 +637,7 @@ async function checkPlots(page, S) {
   const tc = s.samples[s.samples.length - 1].t;
   const pa = s.plots.pressureArea;
   const fx = pa.left + (tc - s.plots.xMin) / (s.plots.xMax - s.plots.xMin) * pa.width;
-  await page.locator('#plot-force').scrollIntoViewIfNeeded();
-  const fr = await page.locator('#plot-force .u-over').boundingBox();
+  const fr = await chartBox(page, '#plot-force');
   await page.mouse.move(fr.x + (tc - s.plots.xMin) / (s.plots.xMax - s.plots.xMin) * fr.width - 15, fr.y + fr.height / 2);
   await page.mouse.move(fr.x + (tc - s.plots.xMin) / (s.plots.xMax - s.plots.xMin) * fr.width, fr.y + fr.height / 2, { steps: 3 });
   await legendReads(page, '#plot-force', ['holding force [N]', 'holding force (previous) [N]']);
@@ -665,6 +664,25 @@ function plotAtRest(page, sel) {
     window.__e2eRect = key;
     return still && r.top >= 0 && r.bottom <= window.innerHeight && r.width > 0;
   }, sel, { timeout: 30000, polling: 'raf' }).catch(() => log(`${sel}: not at rest in the window after 30 s`));
+}
+
+/** Scrolls the chart `sel` into view and returns its plotting area's box once it lies still.  A
+ *  chart is built anew when its series change (a cavity appears: on ground at interactive quality
+ *  at the 5th step, the very step the keep check stops at), so an element found a moment before may
+ *  be gone: it is looked up again, up to five times. */
+async function chartBox(page, sel) {
+  for (let k = 0; ; ++k) {
+    try {
+      await page.locator(sel).scrollIntoViewIfNeeded({ timeout: 5000 });
+      await plotAtRest(page, sel);
+      const box = await page.locator(`${sel} .u-over`).boundingBox({ timeout: 5000 });
+      if (box) return box;
+    } catch (e) {
+      if (k >= 4) throw e;
+      log(`${sel}: rebuilt while aimed at (${String(e.message).split('\n')[0]}); again`);
+    }
+    await page.waitForTimeout(200);
+  }
 }
 
 /** Waits until the legend of the chart `sel` reads a sample under the cursor: its time row shows
