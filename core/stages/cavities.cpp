@@ -95,18 +95,13 @@ bool seam_opened(const Model& model, const Workspace& work, const CavityState& c
   return seam - c.seam_area0 > model.settings.cavity.remesh_seam_ratio * wall;
 }
 
-/// Whether a cavity has changed its volume by more than kCarryVolumeChange since its union: its
-/// seam stays on the body points the union found, while the seal moves as the cavity swells or
+/// How far a cavity's volume may move from its union's and still be carried through a change of
+/// its seals: its seam stays on the body points the union found, while the seal moves as the cavity swells or
 /// shrinks, so a cavity is carried through a change of its seals only near the shape it was
 /// found at (cavity.unite_on_ring_change false; docs/method.md §9.1).  0.5 %: on the pull test
 /// a carried cavity then ends each step within 1.3 % of a fresh union's volume and 1.0 % of its
 /// pressure (2 %: 2.1 % and 2.2 %; docs/validation.md).
 constexpr double kCarryVolumeChange = 0.005;
-bool carried_too_far(const Model& model, const Workspace& work, const CavityState& c) {
-  if (c.volume0 <= 0.0) return true;
-  const double v = cavity_geometry(cavity_points(model, work.surface_x_t, c), c).volume;
-  return std::abs(v / c.volume0 - 1.0) > kCarryVolumeChange;
-}
 
 /// Whether a group whose bodies did not change (`before` → `now`, the same slots) changed its
 /// seals only within the ring of its active cavities, so that they are carried on instead of
@@ -119,28 +114,26 @@ bool carried_too_far(const Model& model, const Workspace& work, const CavityStat
 /// its volume by more than kCarryVolumeChange since its union.
 bool only_ring_changed(const Model& model, const State& state, const Workspace& work, const SealGroup& before,
                        const SealGroup& now) {
-  struct Box {
+  struct Ring {
     const CavityState* c;
-    Vec3 lo, hi;
+    Aabb box;  // at x_t, grown
   };
   std::vector<std::uint64_t> at_seam;  // seal_vertex_key of the vertices of the triangles the seams cross
-  std::vector<Box> boxes;
+  std::vector<Ring> rings;
   for (const CavityState& c : state.cavities) {
     if (c.dormant || !now.contains(c.slots)) continue;
-    if (carried_too_far(model, work, c)) return false;
-    const Points x = cavity_points(model, work.surface_x_t, c);
-    Box b{&c, Vec3::Constant(INFINITY), Vec3::Constant(-INFINITY)};
-    for (const Vec3& p : x) b.lo = b.lo.cwiseMin(p), b.hi = b.hi.cwiseMax(p);
-    const Vec3 grow = Vec3::Constant(0.1 * (b.hi - b.lo).norm());
-    b.lo -= grow, b.hi += grow;
+    CavityGeometry g = cavity_geometry(cavity_points(model, work.surface_x_t, c), c);
+    if (c.volume0 <= 0.0 || std::abs(g.volume / c.volume0 - 1.0) > kCarryVolumeChange) return false;
+    const Vec3 grow = Vec3::Constant(0.1 * (g.box.hi - g.box.lo).norm());
+    g.box.lo -= grow, g.box.hi += grow;
+    rings.push_back({&c, g.box});
     for (size_t t = c.seam_begin; t < c.triangles.size(); ++t)
       for (int k = 0; k < 3; ++k) {
         const SurfacePoint& sp = c.vertices[c.triangles[t][k]];
         for (int v : slot_surface(model, sp.slot).triangles[sp.triangle]) at_seam.push_back(seal_vertex_key(sp.slot, v));
       }
-    boxes.push_back(b);
   }
-  if (boxes.empty()) return false;
+  if (rings.empty()) return false;
   std::sort(at_seam.begin(), at_seam.end());
   std::vector<SealingContact> changed;
   std::set_symmetric_difference(before.contacts.begin(), before.contacts.end(), now.contacts.begin(),
@@ -151,9 +144,9 @@ bool only_ring_changed(const Model& model, const State& state, const Workspace& 
     const int slot = static_cast<int>((sc.key >> 32) & 0x7fffffffULL);
     const int vertex = static_cast<int>(sc.key & 0xffffffffULL);
     const Vec3& p = work.surface_x_t[slot][vertex];
-    const bool inside = std::any_of(boxes.begin(), boxes.end(), [&](const Box& b) {
-      return has(b.c->slots, sc.slot_a) && has(b.c->slots, sc.slot_b) && (p.array() >= b.lo.array()).all() &&
-             (p.array() <= b.hi.array()).all();
+    const bool inside = std::any_of(rings.begin(), rings.end(), [&](const Ring& r) {
+      return has(r.c->slots, sc.slot_a) && has(r.c->slots, sc.slot_b) && (p.array() >= r.box.lo.array()).all() &&
+             (p.array() <= r.box.hi.array()).all();
     });
     if (!inside) return false;
     // a seal that stopped on a triangle a seam crosses may have opened the cavity
