@@ -101,6 +101,17 @@ void apply_overrides(Json& doc, const std::vector<SceneOverride>& overrides, Jso
         doc[parent].push_back(value);
         continue;
       }
+      // a setting in a settings object the scene leaves out (/settings/solver/max_iterations in
+      // a scene without "solver"): the missing objects on the way are made.  Only under
+      // /settings, whose readers name every unknown key, so a misspelt one is still an error
+      if (o.pointer.rfind("/settings/", 0) == 0) {
+        Json::json_pointer have = parent;
+        while (!have.empty() && !doc.contains(have)) have = have.parent_pointer();
+        if (have.empty() || doc[have].is_object()) {
+          doc[ptr] = value;  // nlohmann::json makes the missing objects of a pointer it writes
+          continue;
+        }
+      }
     } catch (const std::exception&) {
     }
     r.issue(o.pointer, "override: no such location in the scene (neither it nor its parent object exists)");

@@ -286,6 +286,28 @@ TEST(SceneLoader, OverrideIsValidated) {
                       ".", {parse_override("/settings/dt=fast")});
 }
 
+TEST(SceneLoader, OverrideOfASettingMakesTheSettingsObjectsTheSceneLeavesOut) {
+  Json doc = base_scene();
+  doc["settings"].erase("solver");
+  doc["settings"].erase("factorization");
+  Model m = load_scene_text(doc.dump(), ".", {parse_override("/settings/solver/max_iterations=77"),
+                                              parse_override("/settings/factorization/max_cg_iterations=9")});
+  EXPECT_EQ(m.settings.solver.max_iterations, 77);
+  EXPECT_EQ(m.settings.factorization.max_cg_iterations, 9);
+  // a scene without settings at all
+  Json bare = base_scene();
+  bare.erase("settings");
+  Model b = load_scene_text(bare.dump(), ".", {parse_override("/settings/solver/max_iterations=5")});
+  EXPECT_EQ(b.settings.solver.max_iterations, 5);
+  // a misspelt object or key is still named by the settings' reader
+  expect_single_issue(doc, "/settings/solvr", "unknown key", ".", {parse_override("/settings/solvr/max_iterations=5")});
+  expect_single_issue(doc, "/settings/solver/max_iteration", "unknown key", ".",
+                      {parse_override("/settings/solver/max_iteration=5")});
+  // outside /settings nothing is made
+  expect_single_issue(base_scene(), "/materials/gel/young", "no such location", ".",
+                      {parse_override("/materials/gel/young=1e6")});
+}
+
 TEST(SceneLoader, OverrideOfUnknownLocationIsAnError) {
   expect_single_issue(base_scene(), "/parameters/nope", "unknown parameter 'nope'; parameters: E_mpa, push_mm, push_m",
                       ".", {parse_override("/parameters/nope=1")});
