@@ -8,9 +8,11 @@
 //
 //   node bench/browser_rtf.mjs [SCENE...] [--timeout S] [--timeout SCENE=S ...] [--json FILE]
 //                              [--speed X] [--mode realtime|steps] [--sampled]
-//                              [--quality interactive|reference|both]
+//                              [--quality interactive|reference|both] [--threads N]
 //     SCENE        scenes/<SCENE>.json as the page lists it (default: ground rigid_lift pull_test
 //                  soft_cube_lift organic_object)
+//     --threads N  the simulation's threads (the page's ?threads=, 1 to 4); default: the page's
+//                  own (the cores, at most 4: web/src/threads.js)
 //     --quality    the page's quality selector (?quality=); both (the default): every scene at
 //                  interactive, then every scene at reference
 //     --timeout    wall-clock limit per scene after play, in s (default 900); SCENE=S sets one
@@ -55,7 +57,8 @@ function die(msg, code = 2) { console.error(`browser_rtf: ${msg}`); process.exit
 
 // ---- arguments -----------------------------------------------------------------------------
 function parseArgs(argv) {
-  const o = { scenes: [], timeout: 900, timeouts: {}, json: null, speed: null, mode: 'realtime', sampled: false, qualities: ['interactive', 'reference'] };
+  const o = { scenes: [], timeout: 900, timeouts: {}, json: null, speed: null, mode: 'realtime', sampled: false, qualities: ['interactive', 'reference'],
+              threads: null };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     const val = () => { if (i + 1 >= argv.length) die(`${a} needs a value`); return argv[++i]; };
@@ -67,6 +70,7 @@ function parseArgs(argv) {
     } else if (a === '--json') o.json = val();
     else if (a === '--speed') { o.speed = Number(val()); if (!(o.speed > 0)) die('--speed: expected a number > 0'); }
     else if (a === '--sampled') o.sampled = true;
+    else if (a === '--threads') { o.threads = Number(val()); if (!(Number.isInteger(o.threads) && o.threads >= 1 && o.threads <= 4)) die('--threads: expected 1 to 4'); }
     else if (a === '--quality') {
       const q = val();
       if (!['interactive', 'reference', 'both'].includes(q)) die('--quality: interactive, reference or both');
@@ -190,17 +194,20 @@ async function runScene(context, base, scene, timeoutS, quality) {
   page.on('console', m => { if (process.env.BENCH_VERBOSE) log(`console ${m.type()}: ${m.text()}`); });
   const res = { scene, quality, complete: false, partial: false, error: null };
   try {
-    await page.goto(`${base}?scene=${encodeURIComponent(scene)}&quality=${quality}`, { waitUntil: 'load' });
+    await page.goto(`${base}?scene=${encodeURIComponent(scene)}&quality=${quality}${opt.threads ? `&threads=${opt.threads}` : ''}`,
+                    { waitUntil: 'load' });
     if (!await page.evaluate(() => window.crossOriginIsolated === true)) throw new Error('the page is not cross-origin isolated (serve.mjs headers?)');
     await page.waitForFunction(() => { const s = window.suctionDebug.snapshot(); return (s.loaded && s.frames > 0) || s.errors.some(e => !e.startsWith('backend')); },
                                null, { timeout: 180000, polling: 250 });
     let s = await page.evaluate(() => { const s = window.suctionDebug.snapshot(); return { loaded: s.loaded, scene: s.scene, errors: s.errors, backend: s.backend,
-                                                                              duration: s.duration, version: s.version, quality: s.quality, dt: s.dt }; });
+                                                                              duration: s.duration, version: s.version, quality: s.quality, dt: s.dt,
+                                                                              simThreads: s.simThreads }; });
     if (s.errors.length) throw new Error(`loading: ${s.errors.join(' | ')}`);
     if (s.scene !== scene) throw new Error(`the page loaded '${s.scene}', not '${scene}'`);
     if (s.backend !== 'wasm') throw new Error(`backend is ${s.backend}, not wasm`);
     if (s.quality !== quality) throw new Error(`the page runs at ${s.quality} quality, not ${quality}`);
-    res.duration = s.duration; res.version = s.version; res.dt = s.dt;
+    res.duration = s.duration; res.version = s.version; res.dt = s.dt; res.simThreads = s.simThreads;
+    if (opt.threads && s.simThreads !== opt.threads) throw new Error(`the page runs the simulation on ${s.simThreads} threads, not ${opt.threads}`);
     // the speed, then play (messages reach the worker in this order)
     await page.selectOption('#speed-mode', opt.mode);
     await page.fill('#speed', String(opt.speed));
@@ -330,14 +337,16 @@ async function main() {
     server.kill('SIGTERM');
     fs.rmSync(userDataDir, { recursive: true, force: true });
   }
+  const threads = [...new Set(results.map(r => r.simThreads).filter(n => n))].join('/') || '?';
   const head = `Browser (${chromiumVersion}, headless, SwiftShader WebGL; node ${process.version}; ${os.cpus().length} cores; ` +
+    `simulation on ${threads} thread(s); ` +
     `${new Date().toISOString().slice(0, 10)}); speed ${opt.mode === 'realtime' ? `× real time ${opt.speed}` : `${opt.speed} steps / frame`}; ` +
     'each scene from t = 0 to its duration:';
   console.log(`\n${head}\n\n${table(results)}`);
   if (opt.json) {
     fs.mkdirSync(path.dirname(path.resolve(opt.json)), { recursive: true });
     fs.writeFileSync(opt.json, JSON.stringify({ date: new Date().toISOString(), chromium: chromiumVersion, node: process.version,
-      cores: os.cpus().length, mode: opt.mode, speed: opt.speed, results }, null, 1) + '\n');
+      cores: os.cpus().length, threads: opt.threads, mode: opt.mode, speed: opt.speed, results }, null, 1) + '\n');
     log(`wrote ${opt.json}`);
   }
   return results.every(r => !r.error) ? 0 : 1;

@@ -16,6 +16,7 @@ import { createLessons } from './lessons.js';
 import { updatePanels } from './panels.js';
 import { connectWorker } from './worker_link.js';
 import { installDebug } from './debug.js';
+import { MAX_SIM_THREADS, parseThreads } from './threads.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -136,7 +137,12 @@ const link = connectWorker(new URL('./worker.js', import.meta.url), {
   error(msg) { if (msg.where === 'warning') showWarning(msg.message); else showError(msg.where, msg.message); },
 }, { onAny: () => view.requestDraw(), onError: showError });
 
-link.send('init', { backend: params.get('backend') === 'mock' ? 'mock' : 'wasm' });
+// ?threads=N: the simulation's threads (1 to 4; by default the cores, src/threads.js)
+const askedThreads = parseThreads(params.get('threads'));
+if (params.get('threads') !== null && askedThreads === null)
+  showError('threads', `?threads=${params.get('threads')}: expected a whole number from 1 to ${MAX_SIM_THREADS}; using the default`);
+link.send('init', { backend: params.get('backend') === 'mock' ? 'mock' : 'wasm',
+                    ...(askedThreads !== null ? { simThreads: askedThreads } : {}) });
 // a link's scene, quality and values (src/share.js): ?quality=reference chooses the quality at
 // start (the worker starts at interactive); the values are sent once the scene has loaded
 const linked = parseShare(params);

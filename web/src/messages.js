@@ -5,7 +5,9 @@
 // A field name ending in '?' is optional.
 
 /**
- * @typedef {{type:'init', backend:'wasm'|'mock'}} InitMsg
+ * @typedef {{type:'init', backend:'wasm'|'mock', simThreads?:number}} InitMsg
+ *            simThreads: the simulation's threads (the page's ?threads=); absent: the machine's
+ *            cores, 1 to 4
  * @typedef {{type:'load', text:string, name?:string, baseDir?:string}} LoadMsg
  * @typedef {{type:'play'}|{type:'pause'}|{type:'reset'}|{type:'ack'}} PlainMsg
  * @typedef {{type:'step', n:number}} StepMsg
@@ -41,7 +43,7 @@
 
 /** Page -> worker: type -> its fields. */
 export const TO_WORKER = deepFreeze({
-  init: ['backend'],
+  init: ['backend', 'simThreads?'],
   load: ['text', 'name?', 'baseDir?'],
   play: [],
   pause: [],

@@ -4,6 +4,7 @@
 import { SimHost } from './sim_host.js';
 import { TO_WORKER, FROM_WORKER, message, dispatch } from './messages.js';
 import { meshCacheFiles, meshFiles, meshPathIsLocal } from './mesh_files.js';
+import { simulationThreads } from './threads.js';
 
 let host = null;
 const queue = [];
@@ -42,13 +43,14 @@ async function loadMock() {
   return { M: mod.createMockModule(), name: 'mock' };
 }
 
-async function init(backend) {
+async function init(backend, threads) {
   try {
     const { M, name } = backend === 'mock' ? await loadMock() : await loadWasm();
     host = new SimHost(M, post, { backend: backend === 'mock' ? 'mock' : 'wasm' });
-    // the compliance on up to 4 threads (the module starts 3 workers; same numbers for any count)
+    // the compliance, the factorization and the element pass on up to 4 threads (the module
+    // starts 3 workers; the same numbers for any count): the page's ?threads=, else the cores
     const simThreads = M.setThreads && self.crossOriginIsolated === true
-      ? M.setThreads(Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1))) : 1;
+      ? M.setThreads(simulationThreads(threads, navigator.hardwareConcurrency)) : 1;
     send('ready', { backend: host.backend, module: name, version: M.version ? M.version() : '',
                     crossOriginIsolated: self.crossOriginIsolated === true,
                     threads: typeof SharedArrayBuffer !== 'undefined', simThreads });
@@ -97,7 +99,7 @@ function run(msg) {
 // init is the worker's; every other command goes to SimHost (queued until the module is ready)
 const forward = (msg) => { if (!host) queue.push(msg); else run(msg); };
 const handlers = Object.fromEntries(Object.keys(TO_WORKER).map(type => [type, forward]));
-handlers.init = (msg) => init(msg.backend);
+handlers.init = (msg) => init(msg.backend, msg.simThreads);
 self.onmessage = (ev) => {
   try { dispatch(TO_WORKER, handlers, ev.data); } catch (e) { send('error', { where: 'worker', message: String(e && e.message || e) }); }
 };
