@@ -53,9 +53,9 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   if (!v) return rules;
   ObjectView o(r, *v, "/settings/interactive",
                {"enabled", "time_step_factor", "max_dt", "factorization_reuse", "follow_rotation", "max_resolution",
-                "solver_subspace", "carry_cavities", "compare"},
+                "max_cells", "solver_subspace", "carry_cavities", "compare"},
                "an interactive-quality object {\"enabled\": bool, \"time_step_factor\": x, \"max_dt\": s, "
-               "\"factorization_reuse\": bool, \"follow_rotation\": bool, \"max_resolution\": n, "
+               "\"factorization_reuse\": bool, \"follow_rotation\": bool, \"max_resolution\": n, \"max_cells\": n, "
                "\"solver_subspace\": n, \"carry_cavities\": bool, \"compare\": [...]}");
   if (!o.valid()) return rules;
   // read before the parameters are evaluated (it changes what they see): plain numbers only
@@ -75,6 +75,7 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   rules.follow_rotation = o.boolean("follow_rotation", rules.follow_rotation);
   rules.carry_cavities = o.boolean("carry_cavities", rules.carry_cavities);
   if (plain("max_resolution")) rules.max_resolution = o.integer("max_resolution", 0, Bounds::at_least(6));
+  if (plain("max_cells")) rules.max_cells = o.integer("max_cells", 0, Bounds::at_least(1));
   if (plain("solver_subspace"))
     rules.solver_subspace = o.integer("solver_subspace", rules.solver_subspace, Bounds::at_least(0));
   if (const Json* c = o.find("compare")) {
@@ -172,6 +173,33 @@ std::vector<std::string> apply_interactive(Json& doc, const InteractiveRules& ru
         (*mesh)["resolution"] = rules.max_resolution;
         changes.push_back(pointer + "=" + std::to_string(rules.max_resolution));
       }
+    }
+  }
+  // coarser generated FEM boxes: every axis's cells × max_cells / the largest axis's, rounded,
+  // at least 1 (the cells' proportions kept), only where the scene allows it
+  if (rules.max_cells > 0 && doc.contains("bodies") && doc["bodies"].is_array()) {
+    Json& bodies = doc["bodies"];
+    for (size_t i = 0; i < bodies.size(); ++i) {
+      Json& body = bodies[i];
+      const Json* type = child(body, "type");
+      Json* mesh = body.is_object() && body.contains("mesh") ? &body["mesh"] : nullptr;
+      if (!type || *type != "fem" || !mesh || !mesh->is_object()) continue;
+      const Json* gen = child(*mesh, "generator");
+      if (!gen || *gen != "box") continue;
+      const std::string pointer = "/bodies/" + std::to_string(i) + "/mesh/cells";
+      if (user_set(user_pointers, pointer)) continue;
+      const Json* cells = child(*mesh, "cells");
+      if (!cells || !cells->is_array() || cells->size() != 3 ||
+          !std::all_of(cells->begin(), cells->end(), [](const Json& c) { return c.is_number_integer() && c.get<long long>() >= 1; }))
+        continue;  // absent, an expression or bad: as written (the reader reports what is bad)
+      long long largest = 0;
+      for (const Json& c : *cells) largest = std::max(largest, c.get<long long>());
+      if (largest <= rules.max_cells) continue;
+      Json coarser = Json::array();
+      for (const Json& c : *cells)
+        coarser.push_back(std::max(1LL, std::llround(static_cast<double>(c.get<long long>()) * rules.max_cells / largest)));
+      (*mesh)["cells"] = coarser;
+      changes.push_back(pointer + "=" + coarser.dump());
     }
   }
   return changes;

@@ -30,6 +30,8 @@ struct InteractiveRules {
   /// off unless a scene asks: on the page's scenes it saves no factorization (docs/validation.md)
   bool follow_rotation = false;
   int max_resolution = 0;          // > 0: generated FEM meshes' "resolution" capped at it; 0: kept
+  /// > 0: a generated FEM box's "cells" scaled so that no axis has more than this; 0: kept
+  int max_cells = 0;
   /// the pgs method's subspace step after every this many sweeps (SolverSettings::subspace_every);
   /// 0: the scene's own setting
   int solver_subspace = 10;

@@ -148,6 +148,35 @@ TEST(Quality, CoarserGeneratedMeshesOnlyWhereTheSceneAllowsThem) {
   EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/0/mesh/resolution=20")}).quality_changes.size(), 4u);
 }
 
+TEST(Quality, CoarserGeneratedBoxesKeepTheirProportionsOnlyWhereTheSceneAllowsThem) {
+  Json doc = cup_scene();
+  doc["bodies"].push_back(Json::parse(R"({"name": "jelly", "type": "fem", "material": "silicone",
+    "mesh": {"generator": "box", "size": [0.05, 0.05, 0.05], "cells": [10, 10, 6]}, "position": [0, 0, 0.1]})"));
+  const Model ref = load(doc, Quality::Reference);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 4u) << "not without the scene's word";
+  doc["settings"]["interactive"] = {{"max_cells", 7}};
+  const Model m = load(doc, Quality::Interactive);
+  ASSERT_EQ(m.quality_changes.size(), 5u);
+  EXPECT_EQ(m.quality_changes[4], "/bodies/2/mesh/cells=[7,7,4]") << "10 10 6 × 7/10, rounded";
+  EXPECT_EQ(m.fem[1].rest.nodes.size(), 8u * 8u * 5u);
+  EXPECT_EQ(ref.fem[1].rest.nodes.size(), 11u * 11u * 7u);
+  EXPECT_EQ(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size()) << "the cup is no box";
+  EXPECT_EQ(ref.quality_changes.size(), 0u) << "reference: as written";
+  // no axis below one cell; cells within the cap, or written as expressions, as they are
+  doc["settings"]["interactive"] = {{"max_cells", 2}};
+  doc["bodies"][2]["mesh"]["cells"] = {20, 10, 1};
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.back(), "/bodies/2/mesh/cells=[2,1,1]");
+  doc["bodies"][2]["mesh"]["cells"] = {2, 2, 1};
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 4u);
+  doc["bodies"][2]["mesh"]["cells"] = {"=5 + 5", 10, 6};
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 4u);
+  // the user's own cells win, and a bad cap is named
+  doc["bodies"][2]["mesh"]["cells"] = {10, 10, 6};
+  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/2/mesh/cells=[9,9,9]")}).quality_changes.size(), 4u);
+  doc["settings"]["interactive"] = {{"max_cells", 0}};
+  scene_issues::expect_single_issue(doc, "/settings/interactive/max_cells", ">= 1");
+}
+
 // The pgs's subspace step at interactive quality: only for the pgs, never over the scene's or the
 // user's own word, off where the scene says 0; asked of another method, a clear error.
 TEST(Quality, TheSubspaceStepOnlyForThePgsAndOnlyWhereNobodySaidOtherwise) {
