@@ -9,7 +9,7 @@
 //
 //   node scripts/page_picture.mjs SCENE --at SECONDS --out FILE.png [--set NAME=VALUE ...]
 //                                 [--orbit DX,DY] [--pan DX,DY] [--zoom F] [--render MODE]
-//                                 [--size W,H] [--timeout S]
+//                                 [--size W,H] [--timeout S] [--quality interactive|reference]
 //     SCENE        scenes/<SCENE>.json as the page lists it
 //     --at S       simulated time of the picture [s] (past the scene's duration: its end)
 //     --out FILE   the PNG
@@ -27,6 +27,9 @@
 //     --render M   the page's ?render= (auto, the default, is the page's fast drawing here;
 //                  full: antialiased, full resolution, slower to play)
 //     --size W,H   the viewport (default 1280,800)
+//     --quality Q  the page's quality (?quality=): interactive (the page's default) or reference
+//                  (the scene as written, as the CLI runs it by default); the picture's numbers
+//                  are then the CLI's at that quality
 //     --timeout S  wall-clock limit for the whole run (default 1800 s)
 //     --plot-cursor T  before the picture, the mouse over the pressure plot at time T [s]: the
 //                  plots' cursor and legends show the values there
@@ -47,6 +50,7 @@ function die(msg, code = 2) { console.error(`page_picture: ${msg}`); process.exi
 
 function parseArgs(argv) {
   const o = { scene: null, at: null, out: null, sets: [], orbit: null, pan: null, zoom: 1, render: 'auto', size: [1280, 800], timeout: 1800,
+              quality: 'interactive',
               plotCursor: null, element: null };
   const pair = (a, v) => { const m = /^(-?[\d.]+),(-?[\d.]+)$/.exec(v); if (!m) die(`${a} ${v}: expected X,Y`); return [Number(m[1]), Number(m[2])]; };
   for (let i = 0; i < argv.length; ++i) {
@@ -59,12 +63,13 @@ function parseArgs(argv) {
     else if (a === '--pan') o.pan = pair(a, val());
     else if (a === '--zoom') { o.zoom = Number(val()); if (!(o.zoom > 0)) die('--zoom: expected a factor > 0'); }
     else if (a === '--render') { o.render = val(); if (!['auto', 'full', 'fast'].includes(o.render)) die('--render: auto, full or fast'); }
+    else if (a === '--quality') { o.quality = val(); if (!['interactive', 'reference'].includes(o.quality)) die('--quality: interactive or reference'); }
     else if (a === '--size') o.size = pair(a, val());
     else if (a === '--plot-cursor') { o.plotCursor = Number(val()); if (!Number.isFinite(o.plotCursor)) die('--plot-cursor: expected seconds'); }
     else if (a === '--element') o.element = val();
     else if (a === '--timeout') { o.timeout = Number(val()); if (!(o.timeout > 0)) die('--timeout: expected seconds > 0'); }
     else if (a === '-h' || a === '--help') {
-      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 38).map(l => l.replace(/^\/\/ ?/, '')).join('\n'));
+      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 41).map(l => l.replace(/^\/\/ ?/, '')).join('\n'));
       process.exit(0);
     } else if (a.startsWith('-')) die(`unknown option ${a} (--help)`);
     else if (o.scene) die(`one scene only (got ${o.scene} and ${a})`);
@@ -165,8 +170,12 @@ async function main() {
     page.setDefaultTimeout(120000);
     page.on('pageerror', e => pageErrors.push(String(e && e.message || e)));
     page.on('console', m => { if (process.env.PICTURE_VERBOSE) log(`console ${m.type()}: ${m.text()}`); });
-    const info = await openScene(page, base, o.scene, { query: o.render === 'auto' ? '' : `render=${o.render}` });
-    log(`${o.scene} loaded (duration ${info.duration} s, ${info.version})`);
+    const query = [o.render === 'auto' ? '' : `render=${o.render}`, o.quality === 'interactive' ? '' : `quality=${o.quality}`]
+      .filter(Boolean).join('&');
+    const info = await openScene(page, base, o.scene, { query });
+    const quality = await page.evaluate(() => window.suctionDebug.snapshot().quality);
+    if (quality !== o.quality) throw new Error(`the page runs ${o.scene} at ${quality} quality, not ${o.quality}`);
+    log(`${o.scene} loaded (duration ${info.duration} s, ${info.version}, ${quality} quality)`);
     for (const [name, value] of o.sets) await applySet(page, name, value);
     if (o.orbit || o.pan || o.zoom !== 1) await moveCamera(page, o);
 
@@ -230,7 +239,7 @@ async function main() {
     if (o.element) await page.locator(o.element).screenshot({ path: o.out });
     else await page.screenshot({ path: o.out });
     const p = s.minPressure === null ? 'no active cavity' : `lowest cavity pressure ${(s.minPressure / 1e3).toFixed(2)} kPa (${s.cavities} cavities)`;
-    console.log(`${o.out}: ${o.scene} at t = ${s.time.toFixed(3)} s (step ${s.step}), phase ${s.phase}, ${p}`);
+    console.log(`${o.out}: ${o.scene} (${o.quality} quality) at t = ${s.time.toFixed(3)} s (step ${s.step}), phase ${s.phase}, ${p}`);
     return 0;
   } catch (e) {
     log(`FAILED: ${String(e && e.message || e).split('\n')[0]}`);
