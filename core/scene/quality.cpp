@@ -44,6 +44,22 @@ int default_resolution(const std::string& generator) {
   return 0;
 }
 
+/// f(mesh, generator, pointer of the mesh) for every FEM body whose mesh is made by a generator
+template <class F>
+void for_each_generated_fem_mesh(Json& doc, F&& f) {
+  if (!doc.contains("bodies") || !doc["bodies"].is_array()) return;
+  Json& bodies = doc["bodies"];
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    Json& body = bodies[i];
+    const Json* type = child(body, "type");
+    Json* mesh = body.is_object() && body.contains("mesh") ? &body["mesh"] : nullptr;
+    if (!type || *type != "fem" || !mesh || !mesh->is_object()) continue;
+    const Json* gen = child(*mesh, "generator");
+    if (!gen || !gen->is_string()) continue;
+    f(*mesh, gen->get<std::string>(), "/bodies/" + std::to_string(i) + "/mesh");
+  }
+}
+
 }  // namespace
 
 InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
@@ -153,55 +169,38 @@ std::vector<std::string> apply_interactive(Json& doc, const InteractiveRules& ru
   }
   if (settings.empty()) doc.erase("settings");
   // coarser generated FEM meshes, only where the scene allows it
-  if (rules.max_resolution > 0 && doc.contains("bodies") && doc["bodies"].is_array()) {
-    Json& bodies = doc["bodies"];
-    for (size_t i = 0; i < bodies.size(); ++i) {
-      Json& body = bodies[i];
-      const Json* type = child(body, "type");
-      Json* mesh = body.is_object() && body.contains("mesh") ? &body["mesh"] : nullptr;
-      if (!type || *type != "fem" || !mesh || !mesh->is_object()) continue;
-      const Json* gen = child(*mesh, "generator");
-      if (!gen || !gen->is_string()) continue;
-      const int fallback = default_resolution(gen->get<std::string>());
-      if (fallback == 0) continue;
-      const std::string pointer = "/bodies/" + std::to_string(i) + "/mesh/resolution";
-      if (user_set(user_pointers, pointer)) continue;
-      const Json* res = child(*mesh, "resolution");
-      if (res && !res->is_number_integer()) continue;  // an expression (or bad): as written
+  if (rules.max_resolution > 0)
+    for_each_generated_fem_mesh(doc, [&](Json& mesh, const std::string& generator, const std::string& at) {
+      const int fallback = default_resolution(generator);
+      const std::string pointer = at + "/resolution";
+      if (fallback == 0 || user_set(user_pointers, pointer)) return;
+      const Json* res = child(mesh, "resolution");
+      if (res && !res->is_number_integer()) return;  // an expression (or bad): as written
       const long long current = res ? res->get<long long>() : fallback;
       if (current > rules.max_resolution) {
-        (*mesh)["resolution"] = rules.max_resolution;
+        mesh["resolution"] = rules.max_resolution;
         changes.push_back(pointer + "=" + std::to_string(rules.max_resolution));
       }
-    }
-  }
+    });
   // coarser generated FEM boxes: every axis's cells × max_cells / the largest axis's, rounded,
   // at least 1 (the cells' proportions kept), only where the scene allows it
-  if (rules.max_cells > 0 && doc.contains("bodies") && doc["bodies"].is_array()) {
-    Json& bodies = doc["bodies"];
-    for (size_t i = 0; i < bodies.size(); ++i) {
-      Json& body = bodies[i];
-      const Json* type = child(body, "type");
-      Json* mesh = body.is_object() && body.contains("mesh") ? &body["mesh"] : nullptr;
-      if (!type || *type != "fem" || !mesh || !mesh->is_object()) continue;
-      const Json* gen = child(*mesh, "generator");
-      if (!gen || *gen != "box") continue;
-      const std::string pointer = "/bodies/" + std::to_string(i) + "/mesh/cells";
-      if (user_set(user_pointers, pointer)) continue;
-      const Json* cells = child(*mesh, "cells");
+  if (rules.max_cells > 0)
+    for_each_generated_fem_mesh(doc, [&](Json& mesh, const std::string& generator, const std::string& at) {
+      const std::string pointer = at + "/cells";
+      if (generator != "box" || user_set(user_pointers, pointer)) return;
+      const Json* cells = child(mesh, "cells");
       if (!cells || !cells->is_array() || cells->size() != 3 ||
           !std::all_of(cells->begin(), cells->end(), [](const Json& c) { return c.is_number_integer() && c.get<long long>() >= 1; }))
-        continue;  // absent, an expression or bad: as written (the reader reports what is bad)
+        return;  // absent, an expression or bad: as written (the reader reports what is bad)
       long long largest = 0;
       for (const Json& c : *cells) largest = std::max(largest, c.get<long long>());
-      if (largest <= rules.max_cells) continue;
+      if (largest <= rules.max_cells) return;
       Json coarser = Json::array();
       for (const Json& c : *cells)
         coarser.push_back(std::max(1LL, std::llround(static_cast<double>(c.get<long long>()) * rules.max_cells / largest)));
-      (*mesh)["cells"] = coarser;
+      mesh["cells"] = coarser;
       changes.push_back(pointer + "=" + coarser.dump());
-    }
-  }
+    });
   return changes;
 }
 
