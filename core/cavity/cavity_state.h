@@ -44,6 +44,16 @@ struct SealingContact {
   auto operator<=>(const SealingContact&) const = default;
 };
 
+/// What the cavity stage keeps between steps, as one value: the tracked cavities, the sealing
+/// contacts of the last update (the groups they join are compared with the next update's) and
+/// the next cavity id.  The cavity stage's jobs take it and give it back (stages/cavities.cpp);
+/// the seal check runs them on a copy.
+struct CavityBook {
+  std::vector<CavityState> cavities;
+  std::vector<SealingContact> sealing_contacts;  // ascending
+  int next_cavity_id = 0;
+};
+
 /// Bodies joined by sealing contacts: a connected component of the graph whose edges are the
 /// sealing contacts (docs/method.md §9.4).  A group is united as a whole, and its cavities may
 /// be bounded by any number of its bodies.

@@ -22,6 +22,7 @@ Simulation::~Simulation() = default;
 void Simulation::reset() {
   state_ = make_initial_state(model_);
   init_workspace(model_, *work_);
+  at_start_.reset();
   profile_ = StepProfile{};
   warnings_.clear();
   union_failures_ = 0;
@@ -48,6 +49,12 @@ void Simulation::retune(Model next) {
   if (model_.settings.cavity.gas.isothermal())
     for (CavityState& c : state_.cavities) c.temperature = model_.settings.cavity.gas.t_ambient;
   init_workspace(model_, *work_);
+  at_start_.reset();  // found under the old model (its reach, its sealing distance)
+}
+
+State& Simulation::mutable_state() {
+  at_start_.reset();
+  return state_;
 }
 
 namespace {
@@ -92,7 +99,8 @@ void Simulation::step() {
     p.ms[static_cast<int>(stage)] += ms_since(t0);
   };
   Workspace& w = *work_;
-  w.release_cavity_ids.clear();
+  // what the last step's seal check found at this shape: this step's start, and its redo's
+  std::unique_ptr<ShapeFindings> at_start = std::move(at_start_);
   try {
     // a seal the solved shape opens ends in this step: the step is solved again with those
     // cavities released (at most three times; those released stay released)
@@ -112,24 +120,26 @@ void Simulation::step() {
       w.air = AirLedger{};  // a redo starts from `before` again
       w.air.start = total_air();
       w.air.energy_start = total_energy();
-      step_stages(model_, state_, w, timed);  // 1.-6. (stages/stage_list.h)
+      step_stages(model_, state_, w, timed, at_start.get(), released);  // 1.-6. (stages/stage_list.h)
       // the step's one redo decision: the seal check at the solved shape names the cavities
-      // whose seal it opened (input: the state after the correction; output: their ids)
-      std::vector<int> opened;                // 6 (check).
+      // whose seal it opened (input: the state after the correction; output: their ids, and
+      // what it found there, the next step's start)
+      SealCheck check;                        // 6 (check).
       if (attempt < 3)
-        timed(Stage::Cavities, [&] { opened = check_seals(model_, state_, w); });
-      if (opened.empty()) {
+        timed(Stage::Cavities, [&] { check = check_seals(model_, state_, w); });
+      if (check.opened.empty()) {
         w.air.end = total_air();
         w.air.energy_end = total_energy();
+        if (check.at_end) at_start_ = std::make_unique<ShapeFindings>(std::move(*check.at_end));
         break;
       }
-      p.seals_opened += static_cast<int>(opened.size());
+      p.seals_opened += static_cast<int>(check.opened.size());
       state_ = before;
-      released.insert(released.end(), opened.begin(), opened.end());
-      w.release_cavity_ids = released;
+      released.insert(released.end(), check.opened.begin(), check.opened.end());
     }
   } catch (const SimulationError& e) {
     state_ = before;
+    at_start_ = std::move(at_start);
     throw SimulationError("step " + std::to_string(before.step + 1) + " (t = " +
                           std::to_string(before.time + model_.settings.dt) + " s): " + e.what());
   }
@@ -159,6 +169,7 @@ void Simulation::step() {
     const long bad_step = state_.step;
     const double bad_time = state_.time;
     state_ = before;
+    at_start_ = std::move(at_start);
     throw SimulationError("step " + std::to_string(bad_step) + " (t = " + std::to_string(bad_time) +
                           " s) diverged: " +
                           (std::isfinite(ke) ? "kinetic energy " + std::to_string(ke) +

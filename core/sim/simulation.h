@@ -14,6 +14,7 @@
 namespace suction {
 
 struct Workspace;
+struct ShapeFindings;
 
 class Simulation {
  public:
@@ -24,7 +25,9 @@ class Simulation {
 
   const Model& model() const { return model_; }
   const State& state() const { return state_; }
-  State& mutable_state() { return state_; }
+  /// The state to change from outside (a test's, a tool's): what the simulation found at the
+  /// current state for the next step (the seal check's contacts and unions) is dropped.
+  State& mutable_state();
 
   /// Advances by model().settings.dt.  Throws SimulationError when the step diverges
   /// (NaN or exploding energy); the state is then left at its last good value.
@@ -73,6 +76,9 @@ class Simulation {
   Model model_;
   State state_;
   std::unique_ptr<Workspace> work_;
+  // what the last step's seal check found at state_'s shape (stages/stages.h ShapeFindings):
+  // the next step's start; null when nothing was found there or state_ or model_ changed since
+  std::unique_ptr<ShapeFindings> at_start_;
   StepProfile profile_;
   double max_energy_seen_ = 0.0;
   std::vector<std::string> warnings_;

@@ -112,7 +112,7 @@ constexpr double kCarryVolumeChange = 0.005;
 /// that stopped sealing must not be one of a triangle the cavity's seam crosses (that may have
 /// opened it; one that starts there only widens the seal); and no such cavity may have moved
 /// its volume by more than kCarryVolumeChange since its union.
-bool only_ring_changed(const Model& model, const State& state, const Workspace& work, const SealGroup& before,
+bool only_ring_changed(const Model& model, const CavityBook& book, const Workspace& work, const SealGroup& before,
                        const SealGroup& now) {
   struct Ring {
     const CavityState* c;
@@ -120,7 +120,7 @@ bool only_ring_changed(const Model& model, const State& state, const Workspace& 
   };
   std::vector<std::uint64_t> at_seam;  // seal_vertex_key of the vertices of the triangles the seams cross
   std::vector<Ring> rings;
-  for (const CavityState& c : state.cavities) {
+  for (const CavityState& c : book.cavities) {
     if (c.dormant || !now.contains(c.slots)) continue;
     CavityGeometry g = cavity_geometry(cavity_points(model, work.surface_x_t, c), c);
     if (c.volume0 <= 0.0 || std::abs(g.volume / c.volume0 - 1.0) > kCarryVolumeChange) return false;
@@ -156,20 +156,20 @@ bool only_ring_changed(const Model& model, const State& state, const Workspace& 
   return true;
 }
 
-/// Job 1: this step's sealing groups against the last update's (state.sealing_contacts, then
+/// Job 1: this step's sealing groups against the last update's (book.sealing_contacts, then
 /// replaced by this step's).  A cavity whose bodies were all in one group and no longer are has
 /// lost its seal: it is released (into `ledger`'s books when given).  Returns the groups that
 /// need a new union: new or changed groups (other bodies or other sealing contacts), and
 /// unchanged ones where an active cavity's seam opened.
-std::vector<SealGroup> plan_unions(const Model& model, State& state, const Workspace& work,
+std::vector<SealGroup> plan_unions(const Model& model, CavityBook& book, const Workspace& work,
                                    AirLedger* ledger) {
   std::vector<SealingContact> now = sealing_contacts(model, work);
   const std::vector<SealGroup> groups = seal_groups(now);
-  const std::vector<SealGroup> before = seal_groups(state.sealing_contacts);
+  const std::vector<SealGroup> before = seal_groups(book.sealing_contacts);
   auto in_a_group = [](const std::vector<SealGroup>& gs, const CavityState& c) {
     return std::any_of(gs.begin(), gs.end(), [&](const SealGroup& g) { return g.contains(c.slots); });
   };
-  std::erase_if(state.cavities, [&](const CavityState& c) {
+  std::erase_if(book.cavities, [&](const CavityState& c) {
     const bool lost = in_a_group(before, c) && !in_a_group(groups, c);
     if (lost && ledger) book_release(model, c, *ledger);
     return lost;
@@ -180,13 +180,13 @@ std::vector<SealGroup> plan_unions(const Model& model, State& state, const Works
     if (changed && !model.settings.cavity.unite_on_ring_change) {
       const auto same_bodies =
           std::find_if(before.begin(), before.end(), [&](const SealGroup& b) { return b.slots == g.slots; });
-      if (same_bodies != before.end() && only_ring_changed(model, state, work, *same_bodies, g)) changed = false;
+      if (same_bodies != before.end() && only_ring_changed(model, book, work, *same_bodies, g)) changed = false;
     }
-    for (const CavityState& c : state.cavities)
+    for (const CavityState& c : book.cavities)
       if (!changed && !c.dormant && g.contains(c.slots)) changed = seam_opened(model, work, c);
     if (changed) unite.push_back(g);
   }
-  state.sealing_contacts = std::move(now);
+  book.sealing_contacts = std::move(now);
   return unite;
 }
 
@@ -253,17 +253,17 @@ std::string slots_text(const std::vector<int>& slots) {
 /// Job 2: the cavities of one group's union (vertices and triangles; no air yet).  A failed
 /// union is recorded in the workspace (reported by the simulation) and returns false: the
 /// group's cavities are then kept as they were, and the union is retried at the next change.
-/// A union the seal check computed at this very shape for the same group is reused.
-bool unite_group(const Model& model, const State& state, Workspace& work, const SealGroup& group,
-                 std::vector<CavityState>& fresh) {
-  auto& cache = work.union_cache;
-  std::erase_if(cache, [&](const Workspace::CachedUnion& u) { return u.step != state.step; });
-  for (const Workspace::CachedUnion& u : cache)
-    if (u.group == group) {
-      fresh = u.fresh;
-      work.surface_repairs.insert(work.surface_repairs.end(), u.repairs.begin(), u.repairs.end());
-      return true;
-    }
+/// A union found at this very shape for the same group (`found`: the seal check's at the end of
+/// the last step) is taken; one made here is recorded in `record` when given.
+bool unite_group(const Model& model, double time, Workspace& work, const SealGroup& group,
+                 std::vector<CavityState>& fresh, const ShapeFindings* found, ShapeFindings* record) {
+  if (found)
+    for (const ShapeFindings::Union& u : found->unions)
+      if (u.group == group) {
+        fresh = u.fresh;
+        work.surface_repairs.insert(work.surface_repairs.end(), u.repairs.begin(), u.repairs.end());
+        return true;
+      }
   std::vector<UnionMesh> meshes = offset_meshes(model, work, group);
   for (size_t i = 0; i < meshes.size(); ++i) {
     meshes[i].name = "the surface of '";
@@ -276,17 +276,16 @@ bool unite_group(const Model& model, const State& state, Workspace& work, const 
     ++work.cavity_unions;
   } catch (const MeshUnionError& e) {
     work.union_failures.push_back({group.slots, e.what()});
-    if (debug_cavities()) std::fprintf(stderr, "t=%.3f union failed: %s\n", state.time, e.what());
+    if (debug_cavities()) std::fprintf(stderr, "t=%.3f union failed: %s\n", time, e.what());
     return false;
   }
   fresh = cavities_from_union(comps, meshes, group.slots);
-  std::erase_if(cache, [&](const Workspace::CachedUnion& u) { return u.group.slots == group.slots; });
   std::vector<SurfaceRepair> surface_repairs;
   for (const UnionRepair& r : repairs) surface_repairs.push_back({group.slots[r.mesh], r.crossing_pairs, r.where, r.max_move});
   work.surface_repairs.insert(work.surface_repairs.end(), surface_repairs.begin(), surface_repairs.end());
-  cache.push_back({state.step, group, fresh, std::move(surface_repairs)});
+  if (record) record->unions.push_back({group, fresh, std::move(surface_repairs)});
   if (debug_cavities()) {
-    std::fprintf(stderr, "t=%.3f group %s: %zu components:", state.time, slots_text(group.slots).c_str(), comps.size());
+    std::fprintf(stderr, "t=%.3f group %s: %zu components:", time, slots_text(group.slots).c_str(), comps.size());
     for (const auto& cp : comps) std::fprintf(stderr, " %.3g", cp.volume);
     std::fprintf(stderr, " -> %zu cavities\n", fresh.size());
   }
@@ -296,12 +295,12 @@ bool unite_group(const Model& model, const State& state, Workspace& work, const 
 /// Job 3 around the tracking kernel: the group's tracked cavities (those whose bodies all lie
 /// in it) are replaced by the result.  Shapes at x_t: a new cavity's air is P_atm times its
 /// volume at the shape that sealed it.
-void track_group(const Model& model, State& state, const Workspace& work, const SealGroup& group,
+void track_group(const Model& model, CavityBook& book, const Workspace& work, const SealGroup& group,
                  std::vector<CavityState> fresh, AirLedger* ledger) {
   const CavitySettings& cs = model.settings.cavity;
   std::vector<const CavityState*> old;
   std::vector<CavityGeometry> go, gn;
-  for (const CavityState& c : state.cavities)
+  for (const CavityState& c : book.cavities)
     if (group.contains(c.slots)) {
       old.push_back(&c);
       go.push_back(cavity_geometry(cavity_points(model, work.surface_x_t, c), c));
@@ -314,19 +313,21 @@ void track_group(const Model& model, State& state, const Workspace& work, const 
   ts.sealing_distance = cs.sealing_distance;
   ts.flattened_volume_ratio = cs.flattened_volume_ratio;
   std::vector<CavityState> tracked =
-      track_cavities(old, go, std::move(fresh), std::move(gn), ts, state.next_cavity_id, ledger);
+      track_cavities(old, go, std::move(fresh), std::move(gn), ts, book.next_cavity_id, ledger);
   // other groups' cavities stay, in order; this group's are replaced
-  std::erase_if(state.cavities, [&](const CavityState& c) { return group.contains(c.slots); });
-  for (CavityState& c : tracked) state.cavities.push_back(std::move(c));
+  std::erase_if(book.cavities, [&](const CavityState& c) { return group.contains(c.slots); });
+  for (CavityState& c : tracked) book.cavities.push_back(std::move(c));
 }
 
-/// Jobs 1-3 on the cavities and seal bookkeeping of `state` (its cavities, sealing_contacts
-/// and next_cavity_id) at the shape x_t of work.surface_x_t / work.contacts_x_t.
-void detect_and_track(const Model& model, State& state, Workspace& work, AirLedger* ledger) {
-  for (const SealGroup& group : plan_unions(model, state, work, ledger)) {  // 1.
+/// Jobs 1-3 on a cavity book at the shape x_t of work.surface_x_t / work.contacts_x_t (the
+/// simulated time `time` is for SUCTION_DEBUG_CAVITY's lines); unions from `found` (made at this
+/// shape) are taken, those made here recorded in `record` (both may be null).
+void detect_and_track(const Model& model, CavityBook& book, double time, Workspace& work, AirLedger* ledger,
+                      const ShapeFindings* found, ShapeFindings* record) {
+  for (const SealGroup& group : plan_unions(model, book, work, ledger)) {      // 1.
     std::vector<CavityState> fresh;
-    if (!unite_group(model, state, work, group, fresh)) continue;            // 2.
-    track_group(model, state, work, group, std::move(fresh), ledger);        // 3.
+    if (!unite_group(model, time, work, group, fresh, found, record)) continue;  // 2.
+    track_group(model, book, work, group, std::move(fresh), ledger);           // 3.
   }
 }
 
@@ -419,7 +420,8 @@ void leak_cavities(const Model& model, State& state, Workspace& work) {
     }
 }
 
-void update_cavities(const Model& model, State& state, Workspace& work) {
+void update_cavities(const Model& model, State& state, Workspace& work, const ShapeFindings* at_start,
+                     const std::vector<int>& released) {
   work.cavity_index.clear();
   work.cavity_volume_free.clear();
   work.cavity_volume_t.clear();
@@ -436,61 +438,61 @@ void update_cavities(const Model& model, State& state, Workspace& work) {
   //    stage.  The free-motion shape carries neither the pressure nor the contact forces: at
   //    h = 10 ms it is close to the unloaded cup, whose lip lifts off a surface the solved lip
   //    still seals.
-  detect_and_track(model, state, work, &work.air);                    // 1.-3.
+  // the book as one value through jobs 1-3, and back into the state
+  CavityBook book{std::move(state.cavities), std::move(state.sealing_contacts), state.next_cavity_id};
+  detect_and_track(model, book, state.time, work, &work.air, at_start, nullptr);  // 1.-3.
   // a redo of the step (check_seals): the cavities whose seal the solved shape opened are
   // released (their air joins the atmosphere); the sealing contacts among their bodies are
   // forgotten, so that their group is united again at the next step
   std::vector<std::vector<int>> reopened;
-  std::erase_if(state.cavities, [&](const CavityState& c) {
-    const bool r = std::find(work.release_cavity_ids.begin(), work.release_cavity_ids.end(), c.id) !=
-                   work.release_cavity_ids.end();
+  std::erase_if(book.cavities, [&](const CavityState& c) {
+    const bool r = std::find(released.begin(), released.end(), c.id) != released.end();
     if (r) {
       reopened.push_back(c.slots);
       book_release(model, c, work.air);
     }
     return r;
   });
-  std::erase_if(state.sealing_contacts, [&](const SealingContact& s) {
+  std::erase_if(book.sealing_contacts, [&](const SealingContact& s) {
     return std::any_of(reopened.begin(), reopened.end(), [&](const std::vector<int>& slots) {
       return std::binary_search(slots.begin(), slots.end(), s.slot_a) &&
              std::binary_search(slots.begin(), slots.end(), s.slot_b);
     });
   });
-  work.release_cavity_ids.clear();
-  std::stable_sort(state.cavities.begin(), state.cavities.end(),
+  std::stable_sort(book.cavities.begin(), book.cavities.end(),
                    [](const CavityState& x, const CavityState& y) { return x.id < y.id; });
+  state.cavities = std::move(book.cavities);
+  state.sealing_contacts = std::move(book.sealing_contacts);
+  state.next_cavity_id = book.next_cavity_id;
   add_cavity_rows(model, state, work);                                // 4.
 }
 
-std::vector<int> check_seals(const Model& model, const State& state, Workspace& work) {
+SealCheck check_seals(const Model& model, const State& state, Workspace& work) {
+  SealCheck check;
   std::vector<int> had_row;
   for (int ci : work.cavity_index) had_row.push_back(state.cavities[ci].id);
-  if (had_row.empty() || !model.settings.cavity.enabled) return {};
-  // jobs 0-4 at the end-of-step shape, on a copy of the cavities and the seal bookkeeping.
-  // The detection replaces this step's (nothing later in the step reads it) and is the next
-  // step's x_t detection (work.contacts_x_t_step).
+  if (had_row.empty() || !model.settings.cavity.enabled) return check;
+  // jobs 0-3 at the end-of-step shape, on a copy of the cavity book.  The detection replaces
+  // this step's (nothing later in the step reads it); with the unions made there it is what
+  // the next step, which starts at this shape, finds there (check.at_end)
   const size_t failures = work.union_failures.size(), repairs = work.surface_repairs.size();
   surface_points_state(model, state, work.surface_x_t);
   const std::vector<VertexSide> sides =
       model.settings.contact.collision.keep_side ? vertex_sides(state) : std::vector<VertexSide>{};
   work.contacts_x_t = work.detector.detect(work.surface_x_t, model.settings.contact.collision, &sides);
-  work.contacts_x_t_step = state.step;
-  State s;
-  s.step = state.step;
-  s.time = state.time;
-  s.cavities = state.cavities;
-  s.sealing_contacts = state.sealing_contacts;
-  s.next_cavity_id = state.next_cavity_id;
-  detect_and_track(model, s, work, nullptr);  // a trial on a copy: no air moves
+  ShapeFindings found;
+  found.contacts = work.contacts_x_t;
+  CavityBook trial{state.cavities, state.sealing_contacts, state.next_cavity_id};
+  detect_and_track(model, trial, state.time, work, nullptr, nullptr, &found);  // a trial: no air moves
   work.union_failures.resize(failures);  // reported by the next step, which retries them
-  work.surface_repairs.resize(repairs);  // ... or reuses the repaired union (its cache entry)
-  std::vector<int> opened;
+  work.surface_repairs.resize(repairs);  // ... or takes the repaired union (found.unions)
   for (int id : had_row)
-    if (std::none_of(s.cavities.begin(), s.cavities.end(), [&](const CavityState& c) { return c.id == id; }))
-      opened.push_back(id);
-  if (debug_cavities() && !opened.empty())
-    std::fprintf(stderr, "t=%.3f seal check: %zu cavities opened, step solved again\n", state.time, opened.size());
-  return opened;
+    if (std::none_of(trial.cavities.begin(), trial.cavities.end(), [&](const CavityState& c) { return c.id == id; }))
+      check.opened.push_back(id);
+  if (debug_cavities() && !check.opened.empty())
+    std::fprintf(stderr, "t=%.3f seal check: %zu cavities opened, step solved again\n", state.time, check.opened.size());
+  check.at_end = std::move(found);
+  return check;
 }
 
 void measure_cavities(const Model& model, State& state, Workspace&) {

@@ -89,16 +89,17 @@ std::vector<VertexSide> vertex_sides(const State& state) {
   return sides;
 }
 
-void gather_contacts(const Model& model, const State& state, Workspace& work) {
+void gather_contacts(const Model& model, const State& state, Workspace& work, const ShapeFindings* at_start) {
   const CollisionSettings& cs = model.settings.contact.collision;
   // the side each vertex was on in the last step's contacts: kept at both shapes
   const std::vector<VertexSide> sides = cs.keep_side ? vertex_sides(state) : std::vector<VertexSide>{};
-  // 1. the solved shape: the contacts that carry the seal and the loads of the last step
-  if (work.contacts_x_t_step != state.step) {  // else the seal check already detected at this shape
-    surface_points_state(model, state, work.surface_x_t);
+  // 1. the solved shape: the contacts that carry the seal and the loads of the last step (the
+  //    seal check at the end of the last step found them there already: at_start)
+  surface_points_state(model, state, work.surface_x_t);
+  if (at_start)
+    work.contacts_x_t = at_start->contacts;
+  else
     work.contacts_x_t = work.detector.detect(work.surface_x_t, cs, &sides);
-    work.contacts_x_t_step = state.step;
-  }
   // 2. the free-motion shape
   surface_points_free(model, work, work.surface_x_free);
   const std::vector<Contact>& free_contacts = work.detector.detect(work.surface_x_free, cs, &sides);
@@ -143,8 +144,8 @@ void gather_contacts(const Model& model, const State& state, Workspace& work) {
   }
 }
 
-void detect_collisions(const Model& model, const State& state, Workspace& work) {
-  gather_contacts(model, state, work);
+void detect_collisions(const Model& model, const State& state, Workspace& work, const ShapeFindings* at_start) {
+  gather_contacts(model, state, work, at_start);
   // the rows need only the contacts that others do not imply (collision/reduction.h); the
   // cavity stage's seals are judged on every contact (work.contacts_x_t)
   work.reduction = {};

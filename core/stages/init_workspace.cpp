@@ -77,11 +77,6 @@ void init_workspace(const Model& model, Workspace& work) {
   init_collision(model, work);
   init_rigid_surface_checks(model, work);
   work.rows.clear();
-  // what the seal check kept for the next step is keyed by the step number: a reset starts
-  // the count again, at other shapes
-  work.contacts_x_t_step = -1;
-  work.union_cache.clear();
-  work.release_cavity_ids.clear();
   init_compliance(model, work);
 }
 

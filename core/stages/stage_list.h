@@ -19,9 +19,12 @@ inline constexpr auto kUntimed = [](Stage, auto&& fn) { fn(); };
 
 /// Stages 1-4c of one attempt of a step: leak, the pressing drivers and the free motion, the
 /// compliance backend's early start, collision, cavities, the spring and the joint rows.  Afterwards the
-/// step's rows, u_free and cavity volumes at x_free are built.
+/// step's rows, u_free and cavity volumes at x_free are built.  `at_start`: what the last step's
+/// seal check found at this step's starting shape (ShapeFindings; null: found here);
+/// `released`: the cavities a seal check of this step opened (a redo).
 template <class Timed>
-void stages_up_to_rows(const Model& model, State& state, Workspace& work, Timed&& timed) {
+void stages_up_to_rows(const Model& model, State& state, Workspace& work, Timed&& timed,
+                       const ShapeFindings* at_start = nullptr, const std::vector<int>& released = {}) {
   timed(Stage::Leak, [&] { leak_cavities(model, state, work); });                // 1. leak
   timed(Stage::FreeMotion, [&] {                                                 // 2. free motion
     press_drivers(model, state);                                                 //    (2a. pressing drivers)
@@ -29,10 +32,10 @@ void stages_up_to_rows(const Model& model, State& state, Workspace& work, Timed&
   });
   timed(Stage::Compliance, [&] { prepare_compliance(model, state, work); });     //    (5a begins)
   timed(Stage::Collision, [&] {                                                  // 3. collision
-    detect_collisions(model, state, work);
+    detect_collisions(model, state, work, at_start);
     add_joint_limit_rows(model, state, work);                                    //    (3b. joint limits)
   });
-  timed(Stage::Cavities, [&] { update_cavities(model, state, work); });          // 4. cavities
+  timed(Stage::Cavities, [&] { update_cavities(model, state, work, at_start, released); });  // 4. cavities
   timed(Stage::Collision, [&] {
     add_spring_rows(model, state, work);                                         // 4b. spring rows
     add_joint_rows(model, state, work);                                          // 4c. joint rows
@@ -53,8 +56,9 @@ void stages_after_compliance(const Model& model, State& state, Workspace& work, 
 /// One attempt of a step, stages 1-6: the rows, W = h H A⁻¹ Hᵀ (5a), the solve and correction.
 /// The seal check (check_seals) and the decision to solve the step again are Simulation::step's.
 template <class Timed>
-void step_stages(const Model& model, State& state, Workspace& work, Timed&& timed) {
-  stages_up_to_rows(model, state, work, timed);
+void step_stages(const Model& model, State& state, Workspace& work, Timed&& timed,
+                 const ShapeFindings* at_start = nullptr, const std::vector<int>& released = {}) {
+  stages_up_to_rows(model, state, work, timed, at_start, released);
   timed(Stage::Compliance, [&] { build_compliance(model, state, work); });       // 5a. W
   stages_after_compliance(model, state, work, timed);
 }

@@ -3,6 +3,9 @@
 // (sim/simulation.cpp) calls them in this order and times each into the StepProfile.
 // Adding a stage: docs/architecture.md.
 #pragma once
+#include <optional>
+#include <vector>
+
 #include "model/model.h"
 #include "model/state.h"
 #include "stages/workspace.h"
@@ -25,20 +28,49 @@ void leak_cavities(const Model& model, State& state, Workspace& work);
 ///    (free_motion.cpp).
 void free_motion(const Model& model, const State& state, Workspace& work);
 
+/// What the cavity stage found at one shape: the contacts there (the detection the seal is
+/// judged on) and the unions it made, per group.  The seal check finds them at the solved
+/// end-of-step shape, which is where the next step starts: the simulation hands them to that
+/// step (stages 3 and 4 then take them instead of finding them again) and keeps a step's own
+/// for a redo of it.  Valid for the state they were found at, under the model they were found
+/// with, and for nothing else (the simulation drops them when either is changed from outside).
+struct ShapeFindings {
+  std::vector<Contact> contacts;
+  struct Union {
+    SealGroup group;                     // its bodies and sealing contacts
+    std::vector<CavityState> fresh;      // the union's cavities (no air yet)
+    std::vector<SurfaceRepair> repairs;  // reported again by the step that takes it
+  };
+  std::vector<Union> unions;
+};
+
+/// The seal check's answer (check_seals): the cavities the solved shape opened, and what it
+/// found there (none when no cavity had a row: the next step finds it).
+struct SealCheck {
+  std::vector<int> opened;
+  std::optional<ShapeFindings> at_end;
+};
+
 /// 3. collision: the contacts at the solved shape x_t (work.surface_x_t, contacts_x_t: the
-///    cavity stage judges seals on them) with their gaps linearized to x_free, plus those only
-///    x_free brings within reach (gather_contacts); fills work.contacts, contact_mu, the
-///    contact rows (rows.layout.contact_rows()) and their u_free = H v_free (collision.cpp).
-void detect_collisions(const Model& model, const State& state, Workspace& work);
+///    cavity stage judges seals on them; taken from `at_start` when given) with their gaps
+///    linearized to x_free, plus those only x_free brings within reach (gather_contacts); fills
+///    work.contacts, contact_mu, the contact rows (rows.layout.contact_rows()) and their
+///    u_free = H v_free (collision.cpp).
+void detect_collisions(const Model& model, const State& state, Workspace& work,
+                       const ShapeFindings* at_start = nullptr);
 /// The contact gathering of stage 3 alone (work.contacts_x_t and work.contacts).
-void gather_contacts(const Model& model, const State& state, Workspace& work);
+void gather_contacts(const Model& model, const State& state, Workspace& work,
+                     const ShapeFindings* at_start = nullptr);
 /// The side each vertex was on in the state's contacts (the last step's), sorted: what the
 /// detector keeps a vertex to (VertexSide, method §5.2).
 std::vector<VertexSide> vertex_sides(const State& state);
 
-/// 4. cavities: detection (when the sealing contacts change or a seam has opened), tracking,
-///    and one pressure row per active cavity with V(x_free) and H_p (cavities.cpp).
-void update_cavities(const Model& model, State& state, Workspace& work);
+/// 4. cavities: detection (when the sealing contacts change or a seam has opened; a union
+///    `at_start` made for the same group is taken), tracking, the release of the cavities
+///    `released` names (a redo: the seal check opened them), and one pressure row per active
+///    cavity with V(x_free) and H_p (cavities.cpp).
+void update_cavities(const Model& model, State& state, Workspace& work, const ShapeFindings* at_start = nullptr,
+                     const std::vector<int>& released = {});
 
 /// 4b. springs: the soft rows of Model::springs after the cavity rows (rows.layout.soft_rows()),
 ///    their u_free and work.soft_rows (springs.cpp); timed with the collision stage.
@@ -61,13 +93,13 @@ void record_springs(const Model& model, State& state, const Workspace& work);
 void update_spring_axes(const Model& model, State& state);
 
 /// 6 (check). the seal at the solved end-of-step shape: detection and union there (as the
-///    next step's stage 4 will do), on a copy of the cavities; returns the ids of the cavities
-///    that had a pressure row this step and whose seal that shape opens (released or dropped
-///    by the tracker).  The simulation then solves the step again with them released
-///    (work.release_cavity_ids): a seal that opens during a step ends in that step.  Unions
-///    it computes are kept for the next step (work.union_cache); failed ones are not reported
-///    here (the next step retries them).
-std::vector<int> check_seals(const Model& model, const State& state, Workspace& work);
+///    next step's stage 4 will do), on a copy of the cavity book; returns the ids of the
+///    cavities that had a pressure row this step and whose seal that shape opens (released or
+///    dropped by the tracker), and what it found there.  The simulation then solves the step
+///    again with them released (update_cavities' `released`): a seal that opens during a step
+///    ends in that step; otherwise the findings are the next step's `at_start`.  Unions that
+///    failed are neither reported nor kept here (the next step retries them).
+SealCheck check_seals(const Model& model, const State& state, Workspace& work);
 
 /// 2a. drivers in a press segment (Driver::presses) move their target on by
 /// h·gain·(force − last reaction), at most max_speed (drivers.cpp); before free motion.

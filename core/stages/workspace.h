@@ -52,10 +52,8 @@ struct Workspace {
   std::vector<Contact> contacts;       // this step's contacts
   // the seal is judged on the solved shape (docs/method.md §9.1): the start-of-step positions
   std::vector<Points> surface_x_t;     // slot -> world surface vertices at x_t
-  std::vector<Contact> contacts_x_t;   // the contacts at x_t (the cavity stage's)
-  long contacts_x_t_step = -1;         // state.step of the shape they were found at: the
-                                       // seal check's detection at the end of a step is
-                                       // the next step's x_t, not detected again
+  std::vector<Contact> contacts_x_t;   // the contacts at x_t (the cavity stage's; the seal
+                                       // check's at the end-of-step shape after it)
   std::vector<double> contact_mu;        // friction coefficient of each contact
   std::vector<ReductionBody> reduction_bodies;  // slot -> what the contact reduction needs
   ReductionStats reduction;                     // this step's contacts dropped by it
@@ -87,18 +85,6 @@ struct Workspace {
   };
   std::vector<JointLimitBlock> joint_limits;
   std::vector<int> joint_drive_row;
-  // the seal check at the end of a step (check_seals): the cavities whose seal the solved
-  // shape opened, released by the cavity stage when the step is solved again
-  std::vector<int> release_cavity_ids;
-  // a union computed at the end-of-step shape by the seal check, reused by the next step's
-  // cavity stage (same shape: state.step; same group: bodies and sealing contacts)
-  struct CachedUnion {
-    long step = -1;
-    SealGroup group;
-    std::vector<CavityState> fresh;
-    std::vector<SurfaceRepair> repairs;  // reported again by the step that reuses it
-  };
-  std::vector<CachedUnion> union_cache;
   // per slot: a rigid body whose surface passed the union's input check at reset (its
   // unions then check only the triangles around the vertices their offset moves)
   std::vector<char> rigid_surface_checked;
