@@ -481,9 +481,9 @@ SealCheck check_seals(const Model& model, const State& state, Workspace& work) {
       model.settings.contact.collision.keep_side ? vertex_sides(state) : std::vector<VertexSide>{};
   work.contacts_x_t = work.detector.detect(work.surface_x_t, model.settings.contact.collision, &sides);
   ShapeFindings found;
-  found.contacts = work.contacts_x_t;
   CavityBook trial{state.cavities, state.sealing_contacts, state.next_cavity_id};
   detect_and_track(model, trial, state.time, work, nullptr, nullptr, &found);  // a trial: no air moves
+  found.contacts = std::move(work.contacts_x_t);  // read by nothing else in this step (a redo finds its own)
   work.union_failures.resize(failures);  // reported by the next step, which retries them
   work.surface_repairs.resize(repairs);  // ... or takes the repaired union (found.unions)
   for (int id : had_row)
