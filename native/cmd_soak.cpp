@@ -134,7 +134,7 @@ int soak_command(const SoakOptions& options) {
       const double erel = std::abs(a.energy_imbalance()) / escale;
       worst_energy_imbalance = std::max(worst_energy_imbalance, erel);
       bool negative = false;
-      for (const CavityState& c : sim.state().cavities) negative = negative || !(c.air >= 0.0);
+      for (const CavityState& c : sim.state().book.cavities) negative = negative || !(c.air >= 0.0);
       if (rel > 1e-9 || erel > 1e-9 || negative) {
         if (books_broken++ == 0)
           first_broken = format("step %ld of loop %ld: imbalance %.3g J of %.3g J, energy %.3g J of %.3g J%s",

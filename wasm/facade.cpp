@@ -326,13 +326,13 @@ const std::vector<std::uint32_t>& Facade::surface_indices(int i) {
 // --- cavities -----------------------------------------------------------------------------
 
 int Facade::cavity_count() const {
-  return sim_ ? static_cast<int>(sim_->state().cavities.size()) : 0;
+  return sim_ ? static_cast<int>(sim_->state().book.cavities.size()) : 0;
 }
 
 CavityInfo Facade::cavity_info(int k) const {
   CavityInfo info;
   if (k < 0 || k >= cavity_count()) return info;
-  const CavityState& c = sim_->state().cavities[k];
+  const CavityState& c = sim_->state().book.cavities[k];
   info.id = c.id;
   info.pressure = c.pressure;
   info.volume = c.volume;
@@ -352,7 +352,7 @@ const std::vector<float>& Facade::cavity_positions(int k) {
   if (k < 0 || k >= cavity_count()) return empty_float_;
   if (cavity_positions_.size() < static_cast<size_t>(cavity_count()))
     cavity_positions_.resize(cavity_count());
-  const CavityState& c = sim_->state().cavities[k];
+  const CavityState& c = sim_->state().book.cavities[k];
   std::vector<float>& out = cavity_positions_[k];
   out.clear();
   out.reserve(3 * c.vertices.size());
@@ -364,7 +364,7 @@ const std::vector<std::uint32_t>& Facade::cavity_indices(int k) {
   if (k < 0 || k >= cavity_count()) return empty_index_;
   if (cavity_indices_.size() < static_cast<size_t>(cavity_count()))
     cavity_indices_.resize(cavity_count());
-  const CavityState& c = sim_->state().cavities[k];
+  const CavityState& c = sim_->state().book.cavities[k];
   std::vector<std::uint32_t>& out = cavity_indices_[k];
   out.clear();
   out.reserve(3 * c.triangles.size());
@@ -376,7 +376,7 @@ const std::vector<std::uint32_t>& Facade::cavity_indices(int k) {
 const std::vector<float>& Facade::cavity_seam(int k) {
   if (k < 0 || k >= cavity_count()) return empty_float_;
   if (cavity_seam_.size() < static_cast<size_t>(cavity_count())) cavity_seam_.resize(cavity_count());
-  const CavityState& c = sim_->state().cavities[k];
+  const CavityState& c = sim_->state().book.cavities[k];
   std::vector<float>& out = cavity_seam_[k];
   out.clear();
   const auto ring = seam_ring_edges(c);

@@ -249,7 +249,7 @@ void VtkSeriesWriter::write_bodies(const State& state, int frame) {
 void VtkSeriesWriter::write_cavities(const State& state, int frame) {
   // every cavity in one piece (cavities.pvd), then each in its own series (cavity_<id>.pvd)
   std::vector<const CavityState*> all;
-  for (const CavityState& c : state.cavities) all.push_back(&c);
+  for (const CavityState& c : state.book.cavities) all.push_back(&c);
   const std::string file = frame_file_name("cavities", frame);
   write_text_file(fs::path(dir_) / file, cavities_vtu(state, all));
   written_.push_back({1, state.time, 0, file});

@@ -29,12 +29,12 @@ struct State {
   std::vector<RigidBodyState> rigid;
   std::vector<Vec3> driver_reaction;  // per driver: force it exerted on its target last step [N]
   std::vector<ContactForce> contacts; // last step's contacts, sorted by key
-  std::vector<CavityState> cavities;  // tracked cavities
-  int next_cavity_id = 0;
-  /// the contacts within the sealing distance at the last cavity update, ascending; the groups
-  /// of bodies they join (seal_groups) are compared with the next update's: a group that
-  /// changed is united again (stages/cavities.cpp)
-  std::vector<SealingContact> sealing_contacts;
+  /// the cavity book (cavity/cavity_state.h): the tracked cavities, the contacts within the
+  /// sealing distance at the last cavity update (the groups of bodies they join are compared
+  /// with the next update's: a group that changed is united again, stages/cavities.cpp) and
+  /// the next cavity id, as one value that the cavity stage takes and gives back and that a
+  /// redo restores with the rest of the state
+  CavityBook book;
   /// per driver: a user offset added to its displacement (interactive dragging) [m]
   std::vector<Vec3> driver_offset;
   /// per spring: its row forces of the last step (1 or 3, Spring::rows()) [N], for the probes

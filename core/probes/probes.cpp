@@ -54,7 +54,7 @@ CavitySummary cavity_summary(const Model& model, const State& state) {
   CavitySummary c;
   c.pressure_min = model.settings.p_atm;
   c.temperature_min = c.temperature_max = model.settings.cavity.gas.t_ambient;
-  for (const CavityState& cav : state.cavities) {
+  for (const CavityState& cav : state.book.cavities) {
     if (cav.dormant) continue;
     // the lowest of the cavities' pressures, above P_atm too (a cup pushed with no outflow)
     c.pressure_min = ++c.count == 1 ? cav.pressure : std::min(c.pressure_min, cav.pressure);
@@ -82,7 +82,7 @@ double evaluate_probe(const Model& model, const State& state, const Probe& probe
       return probe.scale * state.joint_torque[probe.joint];
     case ProbeKind::CavityCount: {
       int n = 0;
-      for (const CavityState& c : state.cavities) n += !c.dormant;
+      for (const CavityState& c : state.book.cavities) n += !c.dormant;
       return probe.scale * n;
     }
     case ProbeKind::CavityPressure:
@@ -92,7 +92,7 @@ double evaluate_probe(const Model& model, const State& state, const Probe& probe
     case ProbeKind::CavityHoldingForce: {
       int k = 0;
       const int slot = probe.cavity_of_body ? BodySlots(model).slot(probe.body) : -1;
-      for (const CavityState& c : state.cavities) {  // sorted by id: oldest first
+      for (const CavityState& c : state.book.cavities) {  // sorted by id: oldest first
         if (c.dormant) continue;
         if (slot >= 0 && !std::binary_search(c.slots.begin(), c.slots.end(), slot)) continue;
         if (k++ != probe.cavity) continue;

@@ -47,7 +47,7 @@ void Simulation::retune(Model next) {
   model_ = std::move(next);
   // the isothermal law keeps the air at the ambient temperature (docs/method.md §6.8)
   if (model_.settings.cavity.gas.isothermal())
-    for (CavityState& c : state_.cavities) c.temperature = model_.settings.cavity.gas.t_ambient;
+    for (CavityState& c : state_.book.cavities) c.temperature = model_.settings.cavity.gas.t_ambient;
   init_workspace(model_, *work_);
   at_start_.reset();  // found under the old model (its reach, its sealing distance)
 }
@@ -107,13 +107,13 @@ void Simulation::step() {
     std::vector<int> released;
     auto total_air = [&] {
       double n = 0.0;
-      for (const CavityState& c : state_.cavities) n += c.air;
+      for (const CavityState& c : state_.book.cavities) n += c.air;
       return n;
     };
     const GasSettings& gas = model_.settings.cavity.gas;
     auto total_energy = [&] {  // U = Σ N θ / (γ − 1) (docs/method.md §6.8)
       double u = 0.0;
-      for (const CavityState& c : state_.cavities) u += c.air * (c.temperature / gas.t_ambient);
+      for (const CavityState& c : state_.book.cavities) u += c.air * (c.temperature / gas.t_ambient);
       return u / (gas.gamma - 1.0);
     };
     for (int attempt = 0;; ++attempt) {

@@ -340,8 +340,8 @@ void detect_and_track(const Model& model, CavityBook& book, double time, Workspa
 void add_cavity_rows(const Model& model, const State& state, Workspace& work) {
   const BodySlots slots(model);
   ConstraintLayout& layout = work.rows.layout;
-  for (size_t ci = 0; ci < state.cavities.size(); ++ci) {
-    const CavityState& c = state.cavities[ci];
+  for (size_t ci = 0; ci < state.book.cavities.size(); ++ci) {
+    const CavityState& c = state.book.cavities[ci];
     if (c.dormant) continue;
     const Points xt = cavity_points(model, work.surface_x_t, c);
     const Points x = cavity_points(model, work.surface_x_free, c);  // lever arms at x_free
@@ -395,7 +395,7 @@ void leak_cavities(const Model& model, State& state, Workspace& work) {
   const GasSettings& gas = model.settings.cavity.gas;
   const double leak = h * model.settings.cavity.leak_rate;
   const double cv = 1.0 / (gas.gamma - 1.0);  // U = cv N θ
-  for (CavityState& c : state.cavities)
+  for (CavityState& c : state.book.cavities)
     if (!c.dormant) {
       if (gas.law == GasSettings::Law::Exchange && c.temperature != gas.t_ambient) {  // Newton's cooling (§6.8)
         const double before = c.temperature;
@@ -430,16 +430,16 @@ void update_cavities(const Model& model, State& state, Workspace& work, const Sh
   work.surface_repairs.clear();
   work.rows.layout.cavities = 0;
   if (!model.settings.cavity.enabled) {
-    for (const CavityState& c : state.cavities) book_release(model, c, work.air);
-    state.cavities.clear();
+    for (const CavityState& c : state.book.cavities) book_release(model, c, work.air);
+    state.book.cavities.clear();
     return;
   }
   // 0. the contacts of the solved shape x_t (work.contacts_x_t), found by the collision
   //    stage.  The free-motion shape carries neither the pressure nor the contact forces: at
   //    h = 10 ms it is close to the unloaded cup, whose lip lifts off a surface the solved lip
   //    still seals.
-  // the book as one value through jobs 1-3, and back into the state
-  CavityBook book{std::move(state.cavities), std::move(state.sealing_contacts), state.next_cavity_id};
+  // the state's cavity book through jobs 1-3
+  CavityBook& book = state.book;
   detect_and_track(model, book, state.time, work, &work.air, at_start, nullptr);  // 1.-3.
   // a redo of the step (check_seals): the cavities whose seal the solved shape opened are
   // released (their air joins the atmosphere); the sealing contacts among their bodies are
@@ -461,16 +461,13 @@ void update_cavities(const Model& model, State& state, Workspace& work, const Sh
   });
   std::stable_sort(book.cavities.begin(), book.cavities.end(),
                    [](const CavityState& x, const CavityState& y) { return x.id < y.id; });
-  state.cavities = std::move(book.cavities);
-  state.sealing_contacts = std::move(book.sealing_contacts);
-  state.next_cavity_id = book.next_cavity_id;
   add_cavity_rows(model, state, work);                                // 4.
 }
 
 SealCheck check_seals(const Model& model, const State& state, Workspace& work) {
   SealCheck check;
   std::vector<int> had_row;
-  for (int ci : work.cavity_index) had_row.push_back(state.cavities[ci].id);
+  for (int ci : work.cavity_index) had_row.push_back(state.book.cavities[ci].id);
   if (had_row.empty() || !model.settings.cavity.enabled) return check;
   // jobs 0-3 at the end-of-step shape, on a copy of the cavity book.  The detection replaces
   // this step's (nothing later in the step reads it); with the unions made there it is what
@@ -481,7 +478,7 @@ SealCheck check_seals(const Model& model, const State& state, Workspace& work) {
       model.settings.contact.collision.keep_side ? vertex_sides(state) : std::vector<VertexSide>{};
   work.contacts_x_t = work.detector.detect(work.surface_x_t, model.settings.contact.collision, &sides);
   ShapeFindings found;
-  CavityBook trial{state.cavities, state.sealing_contacts, state.next_cavity_id};
+  CavityBook trial = state.book;
   detect_and_track(model, trial, state.time, work, nullptr, nullptr, &found);  // a trial: no air moves
   found.contacts = std::move(work.contacts_x_t);  // read by nothing else in this step (a redo finds its own)
   work.union_failures.resize(failures);  // reported by the next step, which retries them
@@ -496,7 +493,7 @@ SealCheck check_seals(const Model& model, const State& state, Workspace& work) {
 }
 
 void measure_cavities(const Model& model, State& state, Workspace&) {
-  for (CavityState& c : state.cavities) {
+  for (CavityState& c : state.book.cavities) {
     const Points x = cavity_world_vertices(model, state, c);
     c.volume = mesh_volume(x, c.triangles);
     if (c.dormant) {

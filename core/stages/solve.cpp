@@ -35,7 +35,7 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
   const double n = cs.gas.step_exponent();  // 1: Boyle's quadratic, the law unused
   std::vector<CavityRow> cavities(np);
   for (int k = 0; k < np; ++k) {
-    const CavityState& c = state.cavities[work.cavity_index[k]];
+    const CavityState& c = state.book.cavities[work.cavity_index[k]];
     CavityRow& row = cavities[k];
     row.volume_free = work.cavity_volume_free[k];
     row.air = c.air;
@@ -64,7 +64,7 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
                              model.settings.solver.subspace_every);
   const double cv = 1.0 / (cs.gas.gamma - 1.0);  // the air's internal energy U = cv N θ
   for (int k = 0; k < np; ++k) {
-    CavityState& c = state.cavities[work.cavity_index[k]];
+    CavityState& c = state.book.cavities[work.cavity_index[k]];
     const CavityRow& row = cavities[k];
     // the air that stays went along its law from P_t = θ N / V_t to P
     const double theta0 = c.temperature / cs.gas.t_ambient;

@@ -107,7 +107,7 @@ TEST(CudaSolver, TellsTheSuctionStoriesOfTheCpuWithWOnTheDeviceAndSent) {
       z_max[m] = -1e30;
       for (long i = 0; i < steps; ++i) {
         sim.step();
-        for (const CavityState& c : sim.state().cavities) p_min[m] = std::min(p_min[m], c.pressure);
+        for (const CavityState& c : sim.state().book.cavities) p_min[m] = std::min(p_min[m], c.pressure);
         for (const auto& b : sim.state().rigid) z_max[m] = std::max(z_max[m], b.position.z());
         unconverged[m] += !sim.profile().solver_converged;
       }

@@ -154,11 +154,11 @@ TEST(AirTunnelStory, TwoCupsShareOneCavityThroughTheTunnelAndLiftTheBlock) {
     if (std::abs(t - kHoldEnd) < 1e-9) {
       ASSERT_EQ(sim.cavity_summary().count, 1) << "pushed and held: one cavity through the tunnel";
       v_hold = total_volume(sim);
-      EXPECT_NEAR(sim.state().cavities.at(0).pressure, p_atm, 0.01 * p_atm) << "the push expelled air at P_atm";
+      EXPECT_NEAR(sim.state().book.cavities.at(0).pressure, p_atm, 0.01 * p_atm) << "the push expelled air at P_atm";
     }
     if (t > 1.0 + 1e-9) {  // the block hangs: one cavity of three bodies, below P_atm
       ASSERT_EQ(sim.cavity_summary().count, 1) << "t = " << t;
-      const CavityState& c = sim.state().cavities.at(0);
+      const CavityState& c = sim.state().book.cavities.at(0);
       ASSERT_EQ(c.slots.size(), 3u) << "t = " << t << ": cup A, the block and cup B bound one cavity";
       EXPECT_EQ(c.slots, (std::vector<int>{sa, sb, sk})) << "t = " << t;
       EXPECT_LT(c.pressure, p_atm - 5000.0) << "t = " << t;
@@ -166,7 +166,7 @@ TEST(AirTunnelStory, TwoCupsShareOneCavityThroughTheTunnelAndLiftTheBlock) {
       EXPECT_DOUBLE_EQ(v[ppb], c.pressure) << "t = " << t;
     }
     if (t > duration - 0.3 + 1e-9) {
-      const CavityState& c = sim.state().cavities.at(0);
+      const CavityState& c = sim.state().book.cavities.at(0);
       hands += v[pha] + v[phb];
       suction += (p_atm - c.pressure) * (cup_area(sim, c, sa) + cup_area(sim, c, sb));
       contact += body_contact_force(m, sim.state(), BodyRef{BodyType::Fem, a}).z() +
@@ -221,7 +221,7 @@ TEST(AirTunnelStory, OneCupOverOneHoleLeaksThroughTheTunnelAndTheBlockStays) {
     const auto v = sim.probe_values();
     push = std::min(push, v[pha]);
     z_max = std::max(z_max, v[pz]);
-    for (const CavityState& c : sim.state().cavities)
+    for (const CavityState& c : sim.state().book.cavities)
       EXPECT_TRUE(c.dormant || std::abs(c.pressure - m.settings.p_atm) < 1.0)
           << "t = " << sim.state().time << ": nothing seals, the air escapes through the other hole";
     EXPECT_EQ(sim.cavity_summary().count, 0) << "t = " << sim.state().time;
@@ -275,13 +275,13 @@ TEST(AirTunnelStory, OneBigCupOverBothHolesSealsTheTunnelAndLiftsTheBlock) {
     }
     if (v[pz] - z0 > 1e-3) {  // the block hangs: one cavity of cup and block, below P_atm
       ASSERT_EQ(sim.cavity_summary().count, 1) << "t = " << t;
-      const CavityState& c = sim.state().cavities.at(0);
+      const CavityState& c = sim.state().book.cavities.at(0);
       EXPECT_EQ(c.slots, (std::vector<int>{sa, sk})) << "t = " << t;
       EXPECT_LT(c.pressure, p_atm - 5000.0) << "t = " << t;
       EXPECT_DOUBLE_EQ(v[ppa], c.pressure) << "t = " << t;
     }
     if (t > duration - 0.3 + 1e-9) {
-      const CavityState& c = sim.state().cavities.at(0);
+      const CavityState& c = sim.state().book.cavities.at(0);
       hand += v[pha];
       suction += (p_atm - c.pressure) * cup_area(sim, c, sa);
       contact += body_contact_force(m, sim.state(), BodyRef{BodyType::Fem, a}).z();

@@ -229,21 +229,21 @@ TEST(CavityPressure, BoylesLawWithARigidPiston) {
   ASSERT_TRUE(test::seal_piston_bore(sim));
   const double area = test::kBoreArea;
   const double v0 = area * test::kBoreHeight;
-  const CavityState& c = sim.state().cavities.at(0);
+  const CavityState& c = sim.state().book.cavities.at(0);
   ASSERT_NEAR(c.volume, v0, 1e-15);
   const double n0 = c.air;
   double worst = 0.0;
-  ASSERT_EQ(sim.state().cavities.size(), 1u);
+  ASSERT_EQ(sim.state().book.cavities.size(), 1u);
   for (int i = 0; i < 1500; ++i) {  // 3 s
     sim.step();
-    ASSERT_EQ(sim.state().cavities.size(), 1u) << "step " << i;
-    const CavityState& k = sim.state().cavities.at(0);
+    ASSERT_EQ(sim.state().book.cavities.size(), 1u) << "step " << i;
+    const CavityState& k = sim.state().book.cavities.at(0);
     worst = std::max(worst, std::abs(k.pressure * k.volume - n0) / n0);
     ASSERT_EQ(k.air, n0) << "no outflow, no leak: the air is constant";
   }
   EXPECT_LT(worst, 0.005) << "P·V = N at every step (Boyle)";
   // driven from 20 mm to 8 mm: P = P_atm · 20/8, and the volume follows the piston
-  const CavityState& k = sim.state().cavities.at(0);
+  const CavityState& k = sim.state().book.cavities.at(0);
   const double p_end = m.settings.p_atm * 20.0 / 8.0;
   EXPECT_NEAR(k.volume, area * 0.008, 1e-9 * area * 0.008);
   EXPECT_NEAR(k.pressure, p_end, 0.005 * p_end);

@@ -77,7 +77,7 @@ HalvesRun halves_run(const std::vector<std::string>& sets, bool pocket = true) {
     // the air books (AirLedger): they start where the last step ended, end with the state's air, close
     const AirLedger& a = sim.profile().air;
     double now = 0.0;
-    for (const CavityState& c : sim.state().cavities) now += c.air;
+    for (const CavityState& c : sim.state().book.cavities) now += c.air;
     const double scale = std::max({a.start, a.end, a.created, a.released, 1e-6});
     EXPECT_NEAR(a.start, previous_end, 1e-12 * std::max(1.0, previous_end)) << "t = " << t;
     EXPECT_NEAR(a.end, now, 1e-12 * std::max(1.0, now)) << "t = " << t;
@@ -88,7 +88,7 @@ HalvesRun halves_run(const std::vector<std::string>& sets, bool pocket = true) {
     else s.outflow_after += a.outflow;
     // the cavity between the halves
     const CavityState* cav = nullptr;
-    for (const CavityState& c : sim.state().cavities)
+    for (const CavityState& c : sim.state().book.cavities)
       if (!c.dormant && std::count(c.slots.begin(), c.slots.end(), kLower) && std::count(c.slots.begin(), c.slots.end(), kUpper))
         cav = &c;
     if (cav && !s.sealed) s.air_sealed = cav->air;

@@ -60,15 +60,15 @@ FilmLift lift(const std::string& film) {
     for (const Vec3& x : sim.state().fem[lid].x) bottom = std::min(bottom, x.z());
     const double gap = bottom;
     int active = 0;
-    for (const CavityState& c : sim.state().cavities) active += !c.dormant;
+    for (const CavityState& c : sim.state().book.cavities) active += !c.dormant;
     if (i == 2) {
       out.sealed = active == 1;
-      if (active) out.v_sealed = sim.state().cavities[0].volume;
+      if (active) out.v_sealed = sim.state().book.cavities[0].volume;
     }
     if (out.sealed && active == 0 && out.open_gap < 0.0) out.open_gap = gap;
     if (active == 1 && out.open_gap < 0.0) {
-      out.p_before_open = sim.state().cavities[0].pressure;
-      out.v_before_open = sim.state().cavities[0].volume;
+      out.p_before_open = sim.state().book.cavities[0].pressure;
+      out.v_before_open = sim.state().book.cavities[0].volume;
     }
   }
   return out;

@@ -101,12 +101,12 @@ TEST(GasLaw, AnAdiabaticPistonFollowsPVGammaAndComesBackToAmbient) {
   Simulation& sim = *owned;
   const double p0 = kPAtm, v0 = test::kBoreArea * test::kBoreHeight, t0 = kTAmbient, gamma = 1.4;
   const double k0 = p0 * std::pow(v0, gamma);
-  const double n0 = sim.state().cavities.at(0).air;
+  const double n0 = sim.state().book.cavities.at(0).air;
   double worst_law = 0.0, worst_t = 0.0, p_peak = 0.0, t_peak = 0.0;
   for (int i = 0; i < 500; ++i) {
     sim.step();
-    ASSERT_EQ(sim.state().cavities.size(), 1u);
-    const CavityState& c = sim.state().cavities[0];
+    ASSERT_EQ(sim.state().book.cavities.size(), 1u);
+    const CavityState& c = sim.state().book.cavities[0];
     worst_law = std::max(worst_law, std::abs(c.pressure * std::pow(c.volume, gamma) / k0 - 1.0));
     worst_t = std::max(worst_t, std::abs(c.temperature * std::pow(c.volume, gamma - 1.0) /
                                              (t0 * std::pow(v0, gamma - 1.0)) - 1.0));
@@ -119,7 +119,7 @@ TEST(GasLaw, AnAdiabaticPistonFollowsPVGammaAndComesBackToAmbient) {
   // halved volume: P = 2^γ P_atm (2.64 P_atm against Boyle's 2), T = 2^(γ−1) T_atm
   EXPECT_NEAR(p_peak, p0 * std::pow(2.0, gamma), 1e-9 * p_peak);
   EXPECT_NEAR(t_peak, t0 * std::pow(2.0, gamma - 1.0), 1e-9 * t_peak);
-  const CavityState& c = sim.state().cavities[0];
+  const CavityState& c = sim.state().book.cavities[0];
   EXPECT_NEAR(c.volume, v0, 1e-12 * v0);
   EXPECT_NEAR(c.pressure, p0, 1e-9 * p0) << "reversible: back at ambient";
   EXPECT_NEAR(c.temperature, t0, 1e-9 * t0);
@@ -133,7 +133,7 @@ TEST(GasLaw, APolytropicPistonFollowsPVn) {
   double worst = 0.0, p_peak = 0.0;
   for (int i = 0; i < 500; ++i) {
     sim.step();
-    const CavityState& c = sim.state().cavities.at(0);
+    const CavityState& c = sim.state().book.cavities.at(0);
     worst = std::max(worst, std::abs(c.pressure * std::pow(c.volume, n) / k0 - 1.0));
     p_peak = std::max(p_peak, c.pressure);
   }
@@ -149,19 +149,19 @@ TEST(GasLaw, ExchangeRelaxesToTheIsothermalPressureWithTheAnalyticExponential) {
   Simulation& sim = *owned;
   const double v0 = test::kBoreArea * test::kBoreHeight, n_air = kPAtm * v0;
   while (sim.state().time < 0.02 - 1e-12) sim.step();
-  const CavityState c1 = sim.state().cavities.at(0);
+  const CavityState c1 = sim.state().book.cavities.at(0);
   const double t1 = sim.state().time, theta1 = c1.temperature / kTAmbient;
   EXPECT_GT(theta1, 1.1) << "a fast compression heats the air";
   EXPECT_LT(theta1, std::pow(2.0, 0.4)) << "but less than the adiabat";
   double worst = 0.0;
   while (sim.state().time < t1 + 0.5 - 1e-12) {
     sim.step();
-    const CavityState& c = sim.state().cavities.at(0);
+    const CavityState& c = sim.state().book.cavities.at(0);
     const double expected = n_air / c.volume * (1.0 + (theta1 - 1.0) * std::exp(-(sim.state().time - t1) / tau));
     worst = std::max(worst, std::abs(c.pressure / expected - 1.0));
   }
   EXPECT_LT(worst, 1e-3);
-  const CavityState& c = sim.state().cavities.at(0);
+  const CavityState& c = sim.state().book.cavities.at(0);
   EXPECT_NEAR(c.pressure, 2.0 * kPAtm, 0.01 * kPAtm) << "after 5 τ: Boyle's pressure";
   std::printf("exchange: θ after the compression %.4f, worst relative error of the relaxation %.2e\n", theta1, worst);
 }
@@ -170,19 +170,19 @@ TEST(GasLaw, AdiabaticWorkEqualsTheLossOfInternalEnergy) {
   auto owned = piston(R"({"law": "adiabatic"})", R"([{"move": [0, 0, -0.008], "duration": 1.0}])", 0.001);
   Simulation& sim = *owned;
   const double gamma = 1.4;
-  const CavityState& c0 = sim.state().cavities.at(0);
+  const CavityState& c0 = sim.state().book.cavities.at(0);
   const double n_air = c0.air, u0 = n_air * (c0.temperature / kTAmbient) / (gamma - 1.0);
   double p_prev = c0.pressure, v_prev = c0.volume, work = 0.0, books_work = 0.0, books_heat = 0.0;
   for (int i = 0; i < 1000; ++i) {
     sim.step();
     books_work += sim.profile().air.work;
     books_heat += sim.profile().air.heat;
-    const CavityState& c = sim.state().cavities.at(0);
+    const CavityState& c = sim.state().book.cavities.at(0);
     work += 0.5 * (p_prev + c.pressure) * (c.volume - v_prev);  // done by the air (< 0: compressed)
     p_prev = c.pressure;
     v_prev = c.volume;
   }
-  const CavityState& c = sim.state().cavities.at(0);
+  const CavityState& c = sim.state().book.cavities.at(0);
   const double u1 = n_air * (c.temperature / kTAmbient) / (gamma - 1.0);
   EXPECT_NEAR(-work / (u1 - u0), 1.0, 1e-6) << "∫P dV = −ΔU";
   EXPECT_NEAR(books_work / -work, 1.0, 1e-6) << "the energy books' work is the trapezoid's −∫P dV";
@@ -216,7 +216,7 @@ TEST(GasLaw, AFreePistonOnAdiabaticAirOscillatesFasterByTheRootOfGamma) {
     EXPECT_EQ(crossings.size(), 3u) << law << " " << method;
     Run r;
     if (crossings.size() == 3) r.period = (crossings[2] - crossings[0]) / 2.0;
-    r.p_end = sim.state().cavities.at(0).pressure;
+    r.p_end = sim.state().book.cavities.at(0).pressure;
     return r;
   };
   const Run iso = run("isothermal", "pgs"), adi = run("adiabatic", "pgs"), adi_apgd = run("adiabatic", "apgd");
@@ -241,9 +241,9 @@ TEST(GasLaw, AirLeakingIntoAHeldAdiabaticCavityWarmsItLikeAFillingTank) {
   const double leak = 0.5, dt = 0.002;  // [J/s]: the air grows by half its amount in 3.24 s
   auto owned = piston(R"({"law": "adiabatic"}, "leak_rate": 0.5)", R"([{"hold": 2.0}])", dt);
   Simulation& sim = *owned;
-  const double n0 = sim.state().cavities.at(0).air, v0 = sim.state().cavities.at(0).volume;
+  const double n0 = sim.state().book.cavities.at(0).air, v0 = sim.state().book.cavities.at(0).volume;
   for (int i = 0; i < 500; ++i) sim.step();  // 1 s
-  const CavityState& c = sim.state().cavities.at(0);
+  const CavityState& c = sim.state().book.cavities.at(0);
   EXPECT_NEAR(c.air, n0 + leak * 1.0, 1e-12 * n0);
   const double theta = (n0 + 1.4 * (c.air - n0)) / c.air;
   EXPECT_NEAR(c.temperature / kTAmbient, theta, 1e-12);
@@ -256,7 +256,7 @@ TEST(GasLaw, IsothermalSpelledOutOrPolytropicWithNOneChangesNoNumber) {
     Simulation sim(load_scene_text(test::piston_scene(cavity, there_and_back(0.2)), "", {}));
     EXPECT_TRUE(test::seal_piston_bore(sim));
     for (int i = 0; i < 200; ++i) sim.step();
-    return sim.state().cavities.at(0);
+    return sim.state().book.cavities.at(0);
   };
   const CavityState base = final_state(R"({"p_max": 1e7})");
   for (const char* gas : {R"({"p_max": 1e7, "gas": {"law": "isothermal", "gamma": 1.67, "tau": 3}})",

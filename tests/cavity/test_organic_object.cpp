@@ -63,7 +63,7 @@ BunnyLift bunny_run(double dt = 0.0) {
       r.hand += v[pf] / tail;
       // the cavity pulls along its sealing ring's normal, which tilts with the hanging bunny
       double pull_z = 0.0;
-      for (const CavityState& c : sim.state().cavities)
+      for (const CavityState& c : sim.state().book.cavities)
         if (!c.dormant) {
           const CavityHold h = cavity_hold(m, sim.state(), c);
           pull_z += h.force * h.normal.z();

@@ -144,7 +144,7 @@ PickRun pick_run() {
 
   // the cup's cavity with the apple (not dormant), if any
   auto cup_cavity = [&]() -> const CavityState* {
-    for (const CavityState& c : sim.state().cavities)
+    for (const CavityState& c : sim.state().book.cavities)
       if (!c.dormant && std::count(c.slots.begin(), c.slots.end(), cup_slot) &&
           std::count(c.slots.begin(), c.slots.end(), apple_slot))
         return &c;

@@ -278,7 +278,7 @@ void expect_detachment_balances(const std::string& scene, const std::vector<std:
       // vertices on the cup (its walls and its side of the seam), at the same shape
       const int cup_slot = BodySlots(sim.model()).slot({BodyType::Fem, 0});
       last_rows = 0.0;
-      for (const CavityState& cav : sim.state().cavities) {
+      for (const CavityState& cav : sim.state().book.cavities) {
         if (cav.dormant) continue;
         const Points grad = mesh_volume_gradient(cavity_world_vertices(sim.model(), sim.state(), cav), cav.triangles);
         for (size_t k = 0; k < cav.vertices.size(); ++k)
@@ -371,14 +371,14 @@ TEST(SuctionScenes, ForcedRecomputationsConserveAirWhileSealed) {
   Simulation sim(load("ground.json", {"/settings/cavity/p_max=1e7", "/parameters/push_mm=4"}));
   while (sim.state().time < 0.6 - 1e-9) sim.step();
   ASSERT_EQ(sim.cavity_summary().count, 1);
-  const CavityState before = sim.state().cavities.at(0);
+  const CavityState before = sim.state().book.cavities.at(0);
   int unions = 0;
   for (int i = 0; i < 20; ++i) {
-    sim.mutable_state().sealing_contacts.clear();  // forces a new union for the pair
+    sim.mutable_state().book.sealing_contacts.clear();  // forces a new union for the pair
     sim.step();
     unions += sim.profile().cavity_unions;
     ASSERT_EQ(sim.cavity_summary().count, 1);
-    const CavityState& c = sim.state().cavities.at(0);
+    const CavityState& c = sim.state().book.cavities.at(0);
     EXPECT_EQ(c.id, before.id) << "tracked across the recomputation";
     EXPECT_DOUBLE_EQ(c.air, before.air) << "step " << i;
     EXPECT_NEAR(c.pressure * c.volume, c.air, 0.02 * c.air) << "the gas law at the end of the step";
@@ -399,9 +399,9 @@ TEST(SuctionScenes, LeakLetsAirIn) {
                                       "/settings/cavity/leak_rate=0.05"}));
   while (sim.state().time < 0.6 - 1e-9) sim.step();
   ASSERT_EQ(sim.cavity_summary().count, 1);
-  const double n0 = sim.state().cavities.at(0).air;
+  const double n0 = sim.state().book.cavities.at(0).air;
   for (int i = 0; i < 10; ++i) sim.step();
-  EXPECT_NEAR(sim.state().cavities.at(0).air - n0, 10 * sim.model().settings.dt * rate, 1e-12);
+  EXPECT_NEAR(sim.state().book.cavities.at(0).air - n0, 10 * sim.model().settings.dt * rate, 1e-12);
 }
 
 // The paper's masses scene (scenes/masses.json, masses_two_cups.json): one cup lifts 1.25,

@@ -86,7 +86,7 @@ TentacleRun tentacle_run(const std::vector<std::string>& sets) {
     const State& st = sim.state();
     // the cavities between the arm and the can
     std::vector<const CavityState*> sealed;
-    for (const CavityState& c : st.cavities) {
+    for (const CavityState& c : st.book.cavities) {
       if (c.dormant) continue;
       s.any_cavity = true;
       if (std::count(c.slots.begin(), c.slots.end(), arm) && std::count(c.slots.begin(), c.slots.end(), can))

@@ -273,7 +273,7 @@ TEST(Vtk, CavityAndContactSeries) {
   c.pressure = 60000;
   c.volume = 2e-6;
   c.air = 0.12;
-  s.state.cavities.push_back(c);
+  s.state.book.cavities.push_back(c);
   ContactForce f;
   f.body_a = 0;
   f.body_b = 1;
@@ -289,7 +289,7 @@ TEST(Vtk, CavityAndContactSeries) {
     VtkSeriesWriter writer(dir.string(), s.model);
     writer.write_frame(s.state);
     s.state.time = 0.01;
-    s.state.cavities.clear();
+    s.state.book.cavities.clear();
     s.state.contacts.clear();
     writer.write_frame(s.state);  // no cavity, no contact: empty pieces
   }

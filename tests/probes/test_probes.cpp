@@ -55,7 +55,7 @@ TEST(Probes, CavityProbesSelectTheCavitiesOfABody) {
   };
   // oldest first: one under cup a on the base, a dormant one under cup b, one shared by all
   // three (the two cups over a tunnel through the base)
-  sim.mutable_state().cavities = {cavity(0, sorted({a, base}), 5e4, 1e-6),
+  sim.mutable_state().book.cavities = {cavity(0, sorted({a, base}), 5e4, 1e-6),
                                   cavity(1, sorted({b, base}), 9e4, 2e-6, true),
                                   cavity(2, sorted({a, base, b}), 7e4, 3e-6)};
   const std::vector<double> v = sim.probe_values();

@@ -26,7 +26,7 @@ void run_to(Simulation& sim, double t) {
 
 double total_air(const Simulation& sim) {
   double n = 0.0;
-  for (const CavityState& c : sim.state().cavities) n += c.air;
+  for (const CavityState& c : sim.state().book.cavities) n += c.air;
   return n;
 }
 
@@ -93,7 +93,7 @@ TEST(RetuneStory, LeakTurnedUpLetsTheCupGoSooner) {
   run_to(plain, 0.6);
   run_to(tuned, 0.6);
   ASSERT_EQ(total_air(plain), total_air(tuned));
-  ASSERT_FALSE(tuned.state().cavities.empty()) << "sealed by 0.6 s";
+  ASSERT_FALSE(tuned.state().book.cavities.empty()) << "sealed by 0.6 s";
   const double leak = 0.4;  // [J/s]: N is about 0.03 J at 24 kPa, and P V_atm ≈ 0.15 J
   tuned.retune(load("ground.json", {"/settings/cavity/leak_rate=" + std::to_string(leak)}));
   const double h = tuned.model().settings.dt;
@@ -101,11 +101,11 @@ TEST(RetuneStory, LeakTurnedUpLetsTheCupGoSooner) {
     double before = total_air(sim);
     while (sim.state().time < 2.5) {
       sim.step();
-      if (sim.state().cavities.empty()) return sim.state().time;
+      if (sim.state().book.cavities.empty()) return sim.state().time;
       double outflow = 0.0;
-      for (const CavityState& c : sim.state().cavities) outflow += c.outflow;
+      for (const CavityState& c : sim.state().book.cavities) outflow += c.outflow;
       const double after = total_air(sim);
-      if (leak_rate > 0 && outflow == 0.0 && sim.state().cavities.size() == 1) {
+      if (leak_rate > 0 && outflow == 0.0 && sim.state().book.cavities.size() == 1) {
         EXPECT_NEAR(after - before, sim.model().settings.dt * leak_rate, 1e-9 * leak_rate)
             << "t = " << sim.state().time;
         ++checked;

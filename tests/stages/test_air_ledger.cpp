@@ -31,7 +31,7 @@ Totals run_and_check_books(const std::string& name, const std::vector<std::strin
     sim.step();
     const AirLedger& a = sim.profile().air;
     double now = 0.0;
-    for (const CavityState& c : sim.state().cavities) {
+    for (const CavityState& c : sim.state().book.cavities) {
       now += c.air;
       EXPECT_GE(c.air, 0.0);
     }
@@ -51,7 +51,7 @@ Totals run_and_check_books(const std::string& name, const std::vector<std::strin
     previous_end = now;
     // the energy books: U from the state, and every term
     double u = 0.0;
-    for (const CavityState& c : sim.state().cavities) u += c.air * (c.temperature / gas.t_ambient) / (gas.gamma - 1.0);
+    for (const CavityState& c : sim.state().book.cavities) u += c.air * (c.temperature / gas.t_ambient) / (gas.gamma - 1.0);
     EXPECT_NEAR(a.energy_start, previous_energy, 1e-12 * std::max(1.0, previous_energy)) << name << " step " << i + 1;
     EXPECT_NEAR(a.energy_end, u, 1e-12 * std::max(1.0, u)) << name << " step " << i + 1;
     const double escale = std::max({a.energy_start, a.energy_end, a.energy_created, a.energy_released, std::abs(a.work),

@@ -23,7 +23,7 @@ Model pull_test(bool carry) {
 
 const CavityState* largest(const State& s) {
   const CavityState* best = nullptr;
-  for (const CavityState& c : s.cavities)
+  for (const CavityState& c : s.book.cavities)
     if (!c.dormant && (!best || c.volume > best->volume)) best = &c;
   return best;
 }
@@ -45,9 +45,9 @@ Drift drift_against_fresh_unions(bool carry, double tolerance) {
     const int u = sim.profile().cavity_unions;
     d.unions += u;
     const CavityState* c = largest(sim.state());
-    if (u > 0 || !c || before.cavities.empty()) continue;
+    if (u > 0 || !c || before.book.cavities.empty()) continue;
     Simulation fresh(pull_test(false));
-    before.sealing_contacts.clear();  // every group is new: united again
+    before.book.sealing_contacts.clear();  // every group is new: united again
     fresh.mutable_state() = before;
     fresh.step();
     EXPECT_GT(fresh.profile().cavity_unions, 0) << "step " << k;
@@ -103,15 +103,15 @@ TEST(RedoStory, AStepSolvedAgainAfterItsSealOpenedEqualsOneFromTheRestoredState)
     opened = sim.profile().seals_opened > 0;
   }
   ASSERT_TRUE(opened) << "the cup never let go at the solved shape";
-  ASSERT_FALSE(before.cavities.empty());
+  ASSERT_FALSE(before.book.cavities.empty());
   EXPECT_NEAR(sim.state().time, 1.35, 0.05) << "the release of docs/validation.md";
   const AirLedger& books = sim.profile().air;
   double air_before = 0.0;
-  for (const CavityState& c : before.cavities) air_before += c.air;
+  for (const CavityState& c : before.book.cavities) air_before += c.air;
   EXPECT_GT(books.released, 0.5 * air_before) << "the opened cavity's air went to the atmosphere";
   EXPECT_NEAR(books.imbalance(), 0.0, 1e-12 * std::max(1.0, air_before));
-  for (const CavityState& c : before.cavities)
-    EXPECT_TRUE(std::none_of(sim.state().cavities.begin(), sim.state().cavities.end(),
+  for (const CavityState& c : before.book.cavities)
+    EXPECT_TRUE(std::none_of(sim.state().book.cavities.begin(), sim.state().book.cavities.end(),
                              [&](const CavityState& d) { return d.id == c.id && !d.dormant; }))
         << "cavity " << c.id << " was released, not carried on";
 
@@ -126,14 +126,14 @@ TEST(RedoStory, AStepSolvedAgainAfterItsSealOpenedEqualsOneFromTheRestoredState)
     EXPECT_EQ(a.fem[i].x, b.fem[i].x) << "FEM body " << i;
     EXPECT_EQ(a.fem[i].v, b.fem[i].v) << "FEM body " << i;
   }
-  ASSERT_EQ(a.cavities.size(), b.cavities.size());
-  for (size_t i = 0; i < a.cavities.size(); ++i) {
-    EXPECT_EQ(a.cavities[i].id, b.cavities[i].id);
-    EXPECT_EQ(a.cavities[i].air, b.cavities[i].air);
-    EXPECT_EQ(a.cavities[i].volume, b.cavities[i].volume);
-    EXPECT_EQ(a.cavities[i].triangles.size(), b.cavities[i].triangles.size());
+  ASSERT_EQ(a.book.cavities.size(), b.book.cavities.size());
+  for (size_t i = 0; i < a.book.cavities.size(); ++i) {
+    EXPECT_EQ(a.book.cavities[i].id, b.book.cavities[i].id);
+    EXPECT_EQ(a.book.cavities[i].air, b.book.cavities[i].air);
+    EXPECT_EQ(a.book.cavities[i].volume, b.book.cavities[i].volume);
+    EXPECT_EQ(a.book.cavities[i].triangles.size(), b.book.cavities[i].triangles.size());
   }
-  EXPECT_EQ(a.sealing_contacts, b.sealing_contacts);
-  EXPECT_EQ(a.next_cavity_id, b.next_cavity_id);
+  EXPECT_EQ(a.book.sealing_contacts, b.book.sealing_contacts);
+  EXPECT_EQ(a.book.next_cavity_id, b.book.next_cavity_id);
   EXPECT_EQ(sim.profile().air.released, fresh.profile().air.released);
 }

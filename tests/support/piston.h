@@ -95,7 +95,7 @@ inline bool seal_piston_bore(Simulation& sim) {
   c.air = m.settings.p_atm * v0;
   c.pressure = m.settings.p_atm;
   c.temperature = m.settings.cavity.gas.t_ambient;
-  sim.mutable_state().cavities.push_back(c);
+  sim.mutable_state().book.cavities.push_back(c);
   return true;
 }
 
