@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <string>
 
 #include "common/types.h"
 #include "solver/pgs.h"
@@ -84,8 +85,8 @@ struct SoftPatch {
   int contacts = 0;
 };
 
-SoftPatch soft_patch(int n, bool with_cavity) {
-  const double m = 1e-3, k = 1e3, area = 1e-4, v_down = -0.1, v_side = 0.005;
+SoftPatch soft_patch(int n, bool with_cavity, double v_down = -0.1, double v_side = 0.005) {
+  const double m = 1e-3, k = 1e3, area = 1e-4;
   const int nodes = n * n;
   SoftPatch p;
   Eigen::MatrixXd A = Eigen::MatrixXd::Zero(3 * nodes, 3 * nodes);
@@ -199,4 +200,63 @@ TEST(Pgs, TheSubspaceStepCarriesABodyOnMoreContactsThanItsDegreesOfFreedom) {
     EXPECT_NEAR(fz, m * g, 1e-8 * m * g) << "the end-of-step gap closes";
     EXPECT_NEAR(fx, -m * 0.01 / h, 1e-8 * m * g) << "friction stops the slide (μ m g > m v / h)";
   }
+}
+
+// The warm start (issue 48: the solve starts from the last step's forces, matched by contact)
+// changes no converged answer beyond the solver's tolerance.  On the soft patch (W positive
+// definite: the forces are unique) with its rim sticking, and sliding when it moves sideways
+// fast, with and without a cavity and the subspace step: a cold start, a start from the
+// converged forces of the step before (the patch 10 % slower), and a start that is wrong in
+// every row (twice the step before's forces, the tangential ones reversed, the cavity's pressure
+// difference of the wrong sign) converge to the same forces and end-of-step velocities.
+TEST(Pgs, AWarmStartChangesNoConvergedAnswerBeyondTheTolerance) {
+  for (const double v_side : {0.005, 0.5})
+    for (const bool with_cavity : {false, true})
+      for (const int every : {0, 10}) {
+        SCOPED_TRACE(std::string(v_side > 0.1 ? "sliding" : "sticking") + (with_cavity ? ", over a cavity" : "") +
+                     (every ? ", subspace step" : ""));
+        const double tol = 1e-10;
+        auto solve = [&](const SoftPatch& p, VecX& lambda, std::vector<CavityRow>& cav) {
+          cav = p.cavities;
+          return solve_constraints_with(*make_pgs_solver(), p.W, nullptr, p.u_free, p.gap, p.mu, cav, {}, p.h, 200000,
+                                        tol, lambda, every);
+        };
+        // the step before: the same patch 10 % slower
+        const SoftPatch before = soft_patch(6, with_cavity, -0.09, 0.9 * v_side);
+        VecX last = VecX::Zero(before.W.rows());
+        std::vector<CavityRow> cav_last;
+        ASSERT_TRUE(solve(before, last, cav_last).converged);
+        const SoftPatch p = soft_patch(6, with_cavity, -0.1, v_side);
+        VecX cold = VecX::Zero(p.W.rows()), warm = last, wrong = 2.0 * last;
+        for (int k = 0; k < p.contacts; ++k) wrong.segment<2>(3 * k + 1) *= -1.0;
+        if (with_cavity) wrong[3 * p.contacts] = -wrong[3 * p.contacts] - 0.1 * kPAtm;
+        std::vector<CavityRow> cav_cold, cav_warm, cav_wrong;
+        const SolveResult rc = solve(p, cold, cav_cold), rw = solve(p, warm, cav_warm), rx = solve(p, wrong, cav_wrong);
+        std::printf("soft patch, %s%s%s: sweeps cold %d, warm %d, wrong start %d\n", v_side > 0.1 ? "sliding" : "sticking",
+                    with_cavity ? ", over a cavity" : "", every ? ", subspace step" : "", rc.iterations, rw.iterations,
+                    rx.iterations);
+        ASSERT_TRUE(rc.converged) << rc.residual;
+        ASSERT_TRUE(rw.converged) << rw.residual;
+        ASSERT_TRUE(rx.converged) << rx.residual;
+        int sliding = 0;
+        for (int k = 0; k < p.contacts; ++k)
+          if (cold.segment<2>(3 * k + 1).norm() > (1.0 - 1e-6) * 0.8 * cold[3 * k]) ++sliding;
+        if (v_side > 0.1)
+          EXPECT_EQ(sliding, p.contacts) << "the fast patch slides on every contact";
+        else
+          EXPECT_EQ(sliding, 0) << "the slow patch sticks";
+        // the natural residual is relative to the largest force: the answers agree to a small
+        // multiple of it, in the forces and in the end-of-step velocities
+        const double f = cold.head(3 * p.contacts).cwiseAbs().maxCoeff();
+        const VecX uc = p.u_free + p.W * cold;
+        const double u = p.u_free.cwiseAbs().maxCoeff();
+        for (const VecX* other : {&warm, &wrong}) {
+          EXPECT_LT((other->head(3 * p.contacts) - cold.head(3 * p.contacts)).cwiseAbs().maxCoeff(), 1e-7 * f);
+          EXPECT_LT((p.u_free + p.W * *other - uc).cwiseAbs().maxCoeff(), 1e-7 * u);
+        }
+        if (with_cavity) {
+          EXPECT_NEAR(cav_warm[0].pressure, cav_cold[0].pressure, 1e-7 * kPAtm);
+          EXPECT_NEAR(cav_wrong[0].pressure, cav_cold[0].pressure, 1e-7 * kPAtm);
+        }
+      }
 }
