@@ -28,6 +28,10 @@ struct FactorizationReuse {
   int max_cg_iterations = 4;  // more needed: factorize again in this step
   int max_age = 20;           // steps one factorization may serve
   bool follow_rotation = false;
+  /// refinements: with a kept factorization (and the exact correction), the solve is repeated
+  /// this many times with the rows' velocity that the exact response adds to W₀'s, so that the
+  /// rows end at the solve's answer for the step's A (method §7.6, point 6); 0: none
+  int refinements = 0;
 };
 
 class Factorization {

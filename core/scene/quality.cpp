@@ -68,10 +68,12 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   const Json* v = settings ? child(*settings, "interactive") : nullptr;
   if (!v) return rules;
   ObjectView o(r, *v, "/settings/interactive",
-               {"enabled", "time_step_factor", "max_dt", "factorization_reuse", "follow_rotation", "max_resolution",
-                "max_cells", "solver_subspace", "carry_cavities", "compare"},
+               {"enabled", "time_step_factor", "max_dt", "factorization_reuse", "follow_rotation",
+                "refinements", "max_resolution", "max_cells", "solver_subspace", "carry_cavities", "compare"},
                "an interactive-quality object {\"enabled\": bool, \"time_step_factor\": x, \"max_dt\": s, "
-               "\"factorization_reuse\": bool, \"follow_rotation\": bool, \"max_resolution\": n, \"max_cells\": n, "
+               "\"factorization_reuse\": bool, \"follow_rotation\": bool, "
+               "\"refinements\": n, "
+               "\"max_resolution\": n, \"max_cells\": n, "
                "\"solver_subspace\": n, \"carry_cavities\": bool, \"compare\": [...]}");
   if (!o.valid()) return rules;
   // read before the parameters are evaluated (it changes what they see): plain numbers only
@@ -90,6 +92,7 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   rules.factorization_reuse = o.boolean("factorization_reuse", rules.factorization_reuse);
   rules.follow_rotation = o.boolean("follow_rotation", rules.follow_rotation);
   rules.carry_cavities = o.boolean("carry_cavities", rules.carry_cavities);
+  if (plain("refinements")) rules.refinements = o.integer("refinements", rules.refinements, Bounds::at_least(0));
   if (plain("max_resolution")) rules.max_resolution = o.integer("max_resolution", 0, Bounds::at_least(6));
   if (plain("max_cells")) rules.max_cells = o.integer("max_cells", 0, Bounds::at_least(1));
   if (plain("solver_subspace"))
@@ -142,6 +145,12 @@ std::vector<std::string> apply_interactive(Json& doc, const InteractiveRules& ru
         !f.contains("follow_rotation")) {
       f["follow_rotation"] = true;
       changes.push_back("/settings/factorization/follow_rotation=true");
+    }
+    // the solve refined against the step's A (the exact correction's rows)
+    if (rules.refinements > 0 && f.is_object() && !user_set(user_pointers, "/settings/factorization/refinements") &&
+        !f.contains("refinements")) {
+      f["refinements"] = rules.refinements;
+      changes.push_back("/settings/factorization/refinements=" + std::to_string(rules.refinements));
     }
   }
   // the pgs method's subspace step (solver/pgs.cpp): a solve that converges within its cap

@@ -29,6 +29,10 @@ struct InteractiveRules {
   /// with the kept factorization: turn it with the body (FactorizationReuse::follow_rotation);
   /// off unless a scene asks: on the page's scenes it saves no factorization (docs/validation.md)
   bool follow_rotation = false;
+  /// with the kept factorization: the solve refined this many times against the step's A
+  /// (FactorizationReuse::refinements), so that the rows end at its answer with the exact
+  /// correction; 0: the scene's own setting
+  int refinements = 1;
   int max_resolution = 0;          // > 0: generated FEM meshes' "resolution" capped at it; 0: kept
   /// > 0: a generated FEM box's "cells" scaled so that no axis has more than this; 0: kept
   int max_cells = 0;

@@ -197,15 +197,16 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
                                            "' has none (set it to 0 or leave it out)");
   }
   if (const Json* fac = o.find("factorization")) {
-    ObjectView fo(r, *fac, o.at("factorization"), {"reuse", "max_cg_iterations", "max_age", "follow_rotation"},
+    ObjectView fo(r, *fac, o.at("factorization"), {"reuse", "max_cg_iterations", "max_age", "follow_rotation", "refinements"},
                   "a factorization object {\"reuse\": bool, \"max_cg_iterations\": n, \"max_age\": n, "
-                  "\"follow_rotation\": bool}");
+                  "\"follow_rotation\": bool, \"refinements\": n}");
     if (fo.valid()) {
       FactorizationReuse& f = s.factorization;
       f.reuse = fo.boolean("reuse", f.reuse);
       f.max_cg_iterations = fo.integer("max_cg_iterations", f.max_cg_iterations, Bounds::at_least(1));
       f.max_age = fo.integer("max_age", f.max_age, Bounds::at_least(1));
       f.follow_rotation = fo.boolean("follow_rotation", f.follow_rotation);
+      f.refinements = fo.integer("refinements", f.refinements, Bounds::at_least(0));
     }
   }
   // the factory decides: a backend this build lacks is an error naming the build option

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "rigid/rigid_dynamics.h"
 #include "solver/solver.h"
 #include "stages/stages.h"
 
@@ -12,6 +13,40 @@ namespace {
 /// a last-step contact force warm-starts this step's contact of the same feature pair when
 /// their normals agree to this cosine (a contact that turned over starts from zero)
 constexpr double kWarmStartNormalCos = 0.99;
+/// The rows' velocity change H Δv that impulses h Hᵀλ make, Δv exact for each body: FEM by
+/// the step's A (its factorization of this step, or CG on A preconditioned by a kept one:
+/// fem_solve_step_system, as the correction does), dynamic rigid bodies by M⁻¹.
+VecX exact_row_velocities(const Model& model, Workspace& work, const VecX& lambda) {
+  const double h = model.settings.dt;
+  VecX hv = VecX::Zero(lambda.size());
+  for (size_t b = 0; b < model.fem.size(); ++b) {
+    FemSystem& sys = work.fem[b];
+    VecX rhs = VecX::Zero(3 * sys.num_free);
+    bool any = false;
+    for (const auto& t : work.rows.fem_terms) {
+      if (t.body != static_cast<int>(b) || sys.free_index[t.node] < 0) continue;
+      rhs.segment<3>(3 * sys.free_index[t.node]) += h * lambda[t.row] * t.coeff;
+      any = true;
+    }
+    if (!any) continue;
+    fem_solve_step_system(model.fem[b], sys, model.settings.factorization, rhs);
+    for (const auto& t : work.rows.fem_terms)
+      if (t.body == static_cast<int>(b) && sys.free_index[t.node] >= 0)
+        hv[t.row] += t.coeff.dot(rhs.segment<3>(3 * sys.free_index[t.node]));
+  }
+  std::vector<Vec3> F(model.rigid.size(), Vec3::Zero()), T(model.rigid.size(), Vec3::Zero());
+  for (const auto& t : work.rows.rigid_terms) {
+    F[t.body] += lambda[t.row] * t.linear;
+    T[t.body] += lambda[t.row] * t.angular;
+  }
+  for (const auto& t : work.rows.rigid_terms) {
+    if (model.rigid[t.body].kind != RigidKind::Dynamic) continue;
+    hv[t.row] += t.linear.dot(h * F[t.body] / model.rigid[t.body].mass) +
+                 t.angular.dot(h * (work.rigid[t.body].inertia_inv * T[t.body]));
+  }
+  return hv;
+}
+
 }  // namespace
 
 void solve_constraints(const Model& model, State& state, Workspace& work) {
@@ -57,11 +92,33 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
     gap.push_back(limit.gap);
     mu.push_back(0.0);
   }
-  const SolveResult r =
+  const std::vector<CavityRow> cavity_rows = cavities;  // as built (the solve writes pressure and outflow)
+  SolveResult r =
       solve_constraints_with(*work.solver, work.W, work.compliance->device_matrix(layout.count()), work.u_free, gap,
                              mu, cavities, work.soft_rows, model.settings.dt,
                              model.settings.solver.max_iterations, model.settings.solver.tolerance, work.lambda,
                              model.settings.solver.subspace_every);
+  // refinement against a kept factorization (method §7.6): W came from the kept A₀, the
+  // correction will be exact for the step's A; each pass measures what the exact response
+  // adds to the rows, d = H A⁻¹ h Hᵀλ − W λ, and solves again with it as a known velocity
+  // (on the gaps, the tangents, the soft rows and the cavities' volumes), warm-started
+  const FactorizationReuse& reuse = model.settings.factorization;
+  const bool kept = reuse.reuse &&
+                    std::any_of(work.fem.begin(), work.fem.end(), [](const FemSystem& f) { return f.factor_age > 0; });
+  for (int pass = 0; kept && pass < reuse.refinements; ++pass) {
+    const VecX d = exact_row_velocities(model, work, work.lambda) - work.W * work.lambda;
+    const double h = model.settings.dt;
+    VecX u = work.u_free + d;
+    std::vector<double> g = gap;
+    for (size_t k = 0; k < g.size(); ++k) g[k] += h * d[ConstraintLayout::kRowsPerContact * k];
+    cavities = cavity_rows;
+    for (int k = 0; k < np; ++k) cavities[k].volume_free += h * d[layout.cavity_row(k)];
+    const int before = r.iterations;
+    r = solve_constraints_with(*work.solver, work.W, work.compliance->device_matrix(layout.count()), u, g, mu, cavities,
+                               work.soft_rows, h, model.settings.solver.max_iterations,
+                               model.settings.solver.tolerance, work.lambda, model.settings.solver.subspace_every);
+    r.iterations += before;
+  }
   const double cv = 1.0 / (cs.gas.gamma - 1.0);  // the air's internal energy U = cv N θ
   for (int k = 0; k < np; ++k) {
     CavityState& c = state.book.cavities[work.cavity_index[k]];

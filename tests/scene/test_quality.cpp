@@ -2,6 +2,8 @@
 // never overrides the user, and that a scene can limit it or turn it off.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "common/error.h"
 #include "scene/quality.h"
 #include "scene/scene.h"
@@ -57,11 +59,14 @@ TEST(Quality, InteractiveDoublesTheStepAndKeepsTheFactorization) {
   EXPECT_FALSE(m.settings.factorization.follow_rotation) << "the turned factor only where a scene asks";
   EXPECT_EQ(m.settings.solver.subspace_every, 10) << "the pgs's subspace step";
   EXPECT_FALSE(m.settings.cavity.unite_on_ring_change) << "cavities carried through ring changes";
-  ASSERT_EQ(m.quality_changes.size(), 4u);
+  ASSERT_EQ(m.quality_changes.size(), 5u);
   EXPECT_EQ(m.quality_changes[0], "/settings/dt=0.02");
   EXPECT_EQ(m.quality_changes[1], "/settings/factorization/reuse=true");
-  EXPECT_EQ(m.quality_changes[2], "/settings/solver/subspace_every=10");
-  EXPECT_EQ(m.quality_changes[3], "/settings/cavity/unite_on_ring_change=false");
+  EXPECT_EQ(m.quality_changes[2], "/settings/factorization/refinements=1");
+  EXPECT_EQ(m.quality_changes[3], "/settings/solver/subspace_every=10");
+  EXPECT_EQ(m.quality_changes[4], "/settings/cavity/unite_on_ring_change=false");
+  EXPECT_EQ(m.settings.factorization.refinements, 1) << "the solve refined against the step's matrix";
+  EXPECT_EQ(ref.settings.factorization.refinements, 0);
   EXPECT_EQ(ref.settings.solver.subspace_every, 0) << "the reference is the paper's Algorithm 2";
   EXPECT_TRUE(ref.settings.cavity.unite_on_ring_change) << "the reference unites on every seal change";
   // the meshes are the reference's unless the scene allows coarser ones
@@ -75,7 +80,7 @@ TEST(Quality, TheStepIsCappedAndNeverShortened) {
   doc["settings"]["dt"] = 0.025;  // already above the cap: kept
   Model m = load(doc, Quality::Interactive);
   EXPECT_DOUBLE_EQ(m.settings.dt, 0.025);
-  ASSERT_EQ(m.quality_changes.size(), 3u);  // the factorization, the solver and the cavities only
+  ASSERT_EQ(m.quality_changes.size(), 4u);  // the factorization (kept, its solve refined), the solver and the cavities only
   doc["settings"]["dt"] = 0.002;
   doc["settings"]["interactive"] = {{"time_step_factor", 3}, {"max_dt", 0.005}};
   EXPECT_DOUBLE_EQ(load(doc, Quality::Interactive).settings.dt, 0.005);
@@ -120,14 +125,25 @@ TEST(Quality, ASceneCanTurnTheKeptFactorizationWithItsNodes) {
   EXPECT_TRUE(m.settings.factorization.reuse);
   EXPECT_TRUE(m.settings.factorization.follow_rotation);
   EXPECT_EQ(m.settings.factorization.max_cg_iterations, 6);
-  ASSERT_EQ(m.quality_changes.size(), 5u);
+  ASSERT_EQ(m.quality_changes.size(), 6u);
   EXPECT_EQ(m.quality_changes[2], "/settings/factorization/follow_rotation=true");
   const Model ref = load(doc, Quality::Reference);
   EXPECT_FALSE(ref.settings.factorization.reuse);
   EXPECT_FALSE(ref.settings.factorization.follow_rotation);
+  EXPECT_EQ(m.quality_changes[3], "/settings/factorization/refinements=1");
   // the scene's own word on the turn wins
   doc["settings"]["factorization"] = {{"follow_rotation", false}};
   EXPECT_FALSE(load(doc, Quality::Interactive).settings.factorization.follow_rotation);
+  // and so does its word on the refinement, in the interactive block or its factorization
+  doc["settings"]["interactive"] = {{"refinements", 0}};
+  EXPECT_EQ(load(doc, Quality::Interactive).settings.factorization.refinements, 0);
+  doc["settings"]["interactive"] = {{"refinements", 3}};
+  EXPECT_EQ(load(doc, Quality::Interactive).settings.factorization.refinements, 3);
+  doc["settings"]["factorization"] = {{"refinements", 2}};
+  EXPECT_EQ(load(doc, Quality::Interactive).settings.factorization.refinements, 2);
+  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/settings/factorization/refinements=0")})
+                .settings.factorization.refinements,
+            0);
 }
 
 TEST(Quality, CoarserGeneratedMeshesOnlyWhereTheSceneAllowsThem) {
@@ -135,17 +151,17 @@ TEST(Quality, CoarserGeneratedMeshesOnlyWhereTheSceneAllowsThem) {
   doc["settings"]["interactive"] = {{"max_resolution", 12}};
   const Model ref = load(doc, Quality::Reference);
   const Model m = load(doc, Quality::Interactive);
-  ASSERT_EQ(m.quality_changes.size(), 5u);
-  EXPECT_EQ(m.quality_changes[4], "/bodies/0/mesh/resolution=12");
+  ASSERT_EQ(m.quality_changes.size(), 6u);
+  EXPECT_EQ(m.quality_changes[5], "/bodies/0/mesh/resolution=12");
   EXPECT_LT(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());  // 12 segments around, not 16
   // a resolution below the cap, or written as an expression, is left as it is
   doc["bodies"][0]["mesh"]["resolution"] = 10;
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 4u);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 5u);
   doc["bodies"][0]["mesh"]["resolution"] = "=8 + 8";
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 4u);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 5u);
   // the user's own resolution wins
   doc["bodies"][0]["mesh"]["resolution"] = 16;
-  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/0/mesh/resolution=20")}).quality_changes.size(), 4u);
+  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/0/mesh/resolution=20")}).quality_changes.size(), 5u);
 }
 
 TEST(Quality, CoarserGeneratedBoxesKeepTheirProportionsOnlyWhereTheSceneAllowsThem) {
@@ -153,11 +169,11 @@ TEST(Quality, CoarserGeneratedBoxesKeepTheirProportionsOnlyWhereTheSceneAllowsTh
   doc["bodies"].push_back(Json::parse(R"({"name": "jelly", "type": "fem", "material": "silicone",
     "mesh": {"generator": "box", "size": [0.05, 0.05, 0.05], "cells": [10, 10, 6]}, "position": [0, 0, 0.1]})"));
   const Model ref = load(doc, Quality::Reference);
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 4u) << "not without the scene's word";
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 5u) << "not without the scene's word";
   doc["settings"]["interactive"] = {{"max_cells", 7}};
   const Model m = load(doc, Quality::Interactive);
-  ASSERT_EQ(m.quality_changes.size(), 5u);
-  EXPECT_EQ(m.quality_changes[4], "/bodies/2/mesh/cells=[7,7,4]") << "10 10 6 × 7/10, rounded";
+  ASSERT_EQ(m.quality_changes.size(), 6u);
+  EXPECT_EQ(m.quality_changes[5], "/bodies/2/mesh/cells=[7,7,4]") << "10 10 6 × 7/10, rounded";
   EXPECT_EQ(m.fem[1].rest.nodes.size(), 8u * 8u * 5u);
   EXPECT_EQ(ref.fem[1].rest.nodes.size(), 11u * 11u * 7u);
   EXPECT_EQ(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size()) << "the cup is no box";
@@ -167,12 +183,12 @@ TEST(Quality, CoarserGeneratedBoxesKeepTheirProportionsOnlyWhereTheSceneAllowsTh
   doc["bodies"][2]["mesh"]["cells"] = {20, 10, 1};
   EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.back(), "/bodies/2/mesh/cells=[2,1,1]");
   doc["bodies"][2]["mesh"]["cells"] = {2, 2, 1};
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 4u);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 5u);
   doc["bodies"][2]["mesh"]["cells"] = {"=5 + 5", 10, 6};
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 4u);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 5u);
   // the user's own cells win, and a bad cap is named
   doc["bodies"][2]["mesh"]["cells"] = {10, 10, 6};
-  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/2/mesh/cells=[9,9,9]")}).quality_changes.size(), 4u);
+  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/2/mesh/cells=[9,9,9]")}).quality_changes.size(), 5u);
   doc["settings"]["interactive"] = {{"max_cells", 0}};
   scene_issues::expect_single_issue(doc, "/settings/interactive/max_cells", ">= 1");
 }

@@ -346,3 +346,9 @@ TEST(Springs, MalformedSpringsAreReportedAtTheirPointer) {
                   "/probes/0/spring", "unknown spring 'x'; springs: s"));
   EXPECT_TRUE(has(issues("{}"), "/springs", "an array of springs"));
 }
+
+// And with the solve refined against the kept factorization (settings.factorization.refinements,
+// method §7.6 point 6): the correction stays exact, so the block comes to rest too.
+TEST(Springs, AnFemBlockHangsAndComesToRestWithAKeptFactorizationAndARefinedSolve) {
+  hang_fem_block(R"({"dt": 0.01, "factorization": {"reuse": true, "refinements": 1}})");
+}
