@@ -17,17 +17,10 @@ void apply_constraint_impulses(const Model& model, Workspace& work) {
   if (work.rows.count() == 0) return;
   const double h = model.settings.dt;
   // FEM: Δv = A⁻¹ (h Hᵀλ) on free nodes
+  VecX rhs;
   for (size_t b = 0; b < model.fem.size(); ++b) {
-    FemSystem& sys = work.fem[b];
-    VecX rhs = VecX::Zero(3 * sys.num_free);
-    bool any = false;
-    for (const auto& t : work.rows.fem_terms) {
-      if (t.body != static_cast<int>(b) || sys.free_index[t.node] < 0) continue;
-      rhs.segment<3>(3 * sys.free_index[t.node]) += h * work.lambda[t.row] * t.coeff;
-      any = true;
-    }
-    if (!any) continue;
-    fem_solve_step_system(model.fem[b], sys, model.settings.factorization, rhs);
+    if (!fem_impulse_response(model, work, b, work.lambda, rhs)) continue;
+    const FemSystem& sys = work.fem[b];
     Points& v = work.fem_v_free[b];
     for (size_t n = 0; n < v.size(); ++n)
       if (sys.free_index[n] >= 0) v[n] += rhs.segment<3>(3 * sys.free_index[n]);
@@ -69,6 +62,20 @@ void record_contacts(const Workspace& work, State& state) {
 }
 
 }  // namespace
+
+bool fem_impulse_response(const Model& model, Workspace& work, size_t b, const VecX& lambda, VecX& dv) {
+  const double h = model.settings.dt;
+  FemSystem& sys = work.fem[b];
+  bool any = false;
+  for (const auto& t : work.rows.fem_terms) {
+    if (t.body != static_cast<int>(b) || sys.free_index[t.node] < 0) continue;
+    if (!any) dv = VecX::Zero(3 * sys.num_free);
+    dv.segment<3>(3 * sys.free_index[t.node]) += h * lambda[t.row] * t.coeff;
+    any = true;
+  }
+  if (any) fem_solve_step_system(model.fem[b], sys, model.settings.factorization, dv);
+  return any;
+}
 
 void correct_and_integrate(const Model& model, State& state, Workspace& work) {
   const double h = model.settings.dt;

@@ -14,22 +14,13 @@ namespace {
 /// their normals agree to this cosine (a contact that turned over starts from zero)
 constexpr double kWarmStartNormalCos = 0.99;
 /// The rows' velocity change H Δv that impulses h Hᵀλ make, Δv exact for each body: FEM by
-/// the step's A (its factorization of this step, or CG on A preconditioned by a kept one:
-/// fem_solve_step_system, as the correction does), dynamic rigid bodies by M⁻¹.
+/// the step's A (fem_impulse_response, as the correction does), dynamic rigid bodies by M⁻¹.
 VecX exact_row_velocities(const Model& model, Workspace& work, const VecX& lambda) {
   const double h = model.settings.dt;
-  VecX hv = VecX::Zero(lambda.size());
+  VecX hv = VecX::Zero(lambda.size()), rhs;
   for (size_t b = 0; b < model.fem.size(); ++b) {
-    FemSystem& sys = work.fem[b];
-    VecX rhs = VecX::Zero(3 * sys.num_free);
-    bool any = false;
-    for (const auto& t : work.rows.fem_terms) {
-      if (t.body != static_cast<int>(b) || sys.free_index[t.node] < 0) continue;
-      rhs.segment<3>(3 * sys.free_index[t.node]) += h * lambda[t.row] * t.coeff;
-      any = true;
-    }
-    if (!any) continue;
-    fem_solve_step_system(model.fem[b], sys, model.settings.factorization, rhs);
+    if (!fem_impulse_response(model, work, b, lambda, rhs)) continue;
+    const FemSystem& sys = work.fem[b];
     for (const auto& t : work.rows.fem_terms)
       if (t.body == static_cast<int>(b) && sys.free_index[t.node] >= 0)
         hv[t.row] += t.coeff.dot(rhs.segment<3>(3 * sys.free_index[t.node]));

@@ -116,6 +116,11 @@ void solve_constraints(const Model& model, State& state, Workspace& work);
 /// 6. correction: v = v_free + h A⁻¹ Hᵀ λ, x ← x + h v; records contacts and the drivers'
 ///    reaction forces; advances time (correction.cpp).
 void correct_and_integrate(const Model& model, State& state, Workspace& work);
+/// The velocity change of FEM body b's free DOFs that row forces λ make, Δv = A⁻¹ h H_bᵀ λ (the
+/// step's factorization, or CG on the step's A preconditioned by a kept one: method §7.6);
+/// false, Δv untouched, when no row touches the body's free nodes (correction.cpp; the
+/// solve's refinement uses it too).
+bool fem_impulse_response(const Model& model, Workspace& work, size_t b, const VecX& lambda, VecX& dv);
 
 /// 6 (end). each cavity's volume at the new positions, and its largest volume (cavities.cpp).
 void measure_cavities(const Model& model, State& state, Workspace& work);

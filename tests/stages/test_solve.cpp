@@ -55,16 +55,14 @@ RowsMet one_step_with_a_stale_factor(int refinements) {
   EXPECT_EQ(work.fem[0].factor_age, 1) << "the step keeps the bent shape's factor";
   build_compliance(model, state, work);
   solve_constraints(model, state, work);
-  // the exact response to the forces: Δv = A⁻¹ h Hᵀλ (CG on the step's A), H Δv on the rows
   const double h = model.settings.dt;
-  FemSystem& sys = work.fem[0];
-  VecX rhs = VecX::Zero(3 * sys.num_free);
-  for (const auto& t : work.rows.fem_terms)
-    if (sys.free_index[t.node] >= 0) rhs.segment<3>(3 * sys.free_index[t.node]) += h * work.lambda[t.row] * t.coeff;
-  fem_solve_step_system(model.fem[0], sys, model.settings.factorization, rhs);
+  // the exact response to the forces: Δv = A⁻¹ h Hᵀλ (CG on the step's A), H Δv on the rows
+  VecX dv;
+  EXPECT_TRUE(fem_impulse_response(model, work, 0, work.lambda, dv));
+  const FemSystem& sys = work.fem[0];
   VecX hv = VecX::Zero(work.lambda.size());
   for (const auto& t : work.rows.fem_terms)
-    if (sys.free_index[t.node] >= 0) hv[t.row] += t.coeff.dot(rhs.segment<3>(3 * sys.free_index[t.node]));
+    if (sys.free_index[t.node] >= 0) hv[t.row] += t.coeff.dot(dv.segment<3>(3 * sys.free_index[t.node]));
   RowsMet met;
   met.converged = work.solver_converged;
   const ConstraintLayout& layout = work.rows.layout;
