@@ -61,6 +61,7 @@ def main():
             continue
         j = json.load(open(out_json))
         changes = ', '.join(c.replace('/settings/', '').replace('factorization/reuse=true', 'kept factorization')
+                           .replace('factorization/refinements=1', 'refined')
                            .replace('solver/subspace_every=10', 'subspace step')
                            .replace('cavity/unite_on_ring_change=false', 'carried cavities')
                             for c in j['quality_changes'])

@@ -181,7 +181,7 @@ check "soak --steps 0 exits 2" test $rc -eq 2
 # quality levels: --quality on the scene commands, and `suction quality` (both runs compared)
 "$bin" info "$scenes/ground.json" --quality interactive > "$tmp/out" 2>&1; rc=$?
 check "info --quality interactive exits 0" test $rc -eq 0
-check "info says what the interactive quality changed" grep -q '^quality     interactive: /settings/dt=0.02, /settings/factorization/reuse=true, /settings/solver/subspace_every=10, /settings/cavity/unite_on_ring_change=false$' "$tmp/out"
+check "info says what the interactive quality changed" grep -q '^quality     interactive: /settings/dt=0.02, /settings/factorization/reuse=true, /settings/factorization/refinements=1, /settings/solver/subspace_every=10, /settings/cavity/unite_on_ring_change=false$' "$tmp/out"
 "$bin" info "$scenes/ground.json" > "$tmp/out" 2>&1
 check "info at reference quality has no quality line" bash -c "! grep -q '^quality' '$tmp/out'"
 "$bin" run "$scenes/ground.json" --steps 1 --quality fast > /dev/null 2> "$tmp/err"; rc=$?
@@ -200,7 +200,7 @@ check "quality says which number exceeds" grep -q '^cup_z_min .*EXCEEDS$' "$tmp/
 "$bin" quality "$scenes/cup_fall.json" --set '/settings/interactive={"compare": ["cup_height_max"]}' > /dev/null 2> "$tmp/err"; rc=$?
 check "quality with an unknown story number exits 2" test $rc -eq 2
 check "quality names the compare list and the numbers there are" grep -q "/settings/interactive/compare: story number 'cup_height_max': not in the run's summary; the summary has .*cup_z_min" "$tmp/err"
-"$bin" quality "$scenes/organic_object.json" > "$tmp/out" 2>&1; rc=$?
+"$bin" quality "$scenes/pick_and_place.json" > "$tmp/out" 2>&1; rc=$?
 check "quality of a scene that turns it off exits 0 without runs" test $rc -eq 0
 check "quality says both qualities are one run" grep -q '^verdict   one run' "$tmp/out"
 "$bin" sweep "$scenes/cup_fall.json" --quality interactive --grid /settings/duration=0.1 --out "$tmp/swq.csv" -q > /dev/null 2>&1; rc=$?
