@@ -26,15 +26,12 @@ void apply_constraint_impulses(const Model& model, Workspace& work) {
       if (sys.free_index[n] >= 0) v[n] += rhs.segment<3>(3 * sys.free_index[n]);
   }
   // rigid: Δv = h F/m, Δω = h I_w⁻¹ τ
-  std::vector<Vec3> F(model.rigid.size(), Vec3::Zero()), T(model.rigid.size(), Vec3::Zero());
-  for (const auto& t : work.rows.rigid_terms) {
-    F[t.body] += work.lambda[t.row] * t.linear;
-    T[t.body] += work.lambda[t.row] * t.angular;
-  }
+  std::vector<Vec3> dv, dw;
+  rigid_impulse_response(model, work, work.lambda, dv, dw);
   for (size_t i = 0; i < model.rigid.size(); ++i) {
     if (model.rigid[i].kind != RigidKind::Dynamic) continue;
-    work.rigid[i].v_free += h * F[i] / model.rigid[i].mass;
-    work.rigid[i].w_free += h * (work.rigid[i].inertia_inv * T[i]);
+    work.rigid[i].v_free += dv[i];
+    work.rigid[i].w_free += dw[i];
   }
 }
 
@@ -75,6 +72,23 @@ bool fem_impulse_response(const Model& model, Workspace& work, size_t b, const V
   }
   if (any) fem_solve_step_system(model.fem[b], sys, model.settings.factorization, dv);
   return any;
+}
+
+void rigid_impulse_response(const Model& model, const Workspace& work, const VecX& lambda, std::vector<Vec3>& dv,
+                            std::vector<Vec3>& dw) {
+  const double h = model.settings.dt;
+  std::vector<Vec3> F(model.rigid.size(), Vec3::Zero()), T(model.rigid.size(), Vec3::Zero());
+  for (const auto& t : work.rows.rigid_terms) {
+    F[t.body] += lambda[t.row] * t.linear;
+    T[t.body] += lambda[t.row] * t.angular;
+  }
+  dv.assign(model.rigid.size(), Vec3::Zero());
+  dw.assign(model.rigid.size(), Vec3::Zero());
+  for (size_t i = 0; i < model.rigid.size(); ++i) {
+    if (model.rigid[i].kind != RigidKind::Dynamic) continue;
+    dv[i] = h * F[i] / model.rigid[i].mass;
+    dw[i] = h * (work.rigid[i].inertia_inv * T[i]);
+  }
 }
 
 void correct_and_integrate(const Model& model, State& state, Workspace& work) {

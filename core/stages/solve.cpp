@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "rigid/rigid_dynamics.h"
 #include "solver/solver.h"
 #include "stages/stages.h"
 
@@ -25,16 +24,9 @@ VecX exact_row_velocities(const Model& model, Workspace& work, const VecX& lambd
       if (t.body == static_cast<int>(b) && sys.free_index[t.node] >= 0)
         hv[t.row] += t.coeff.dot(rhs.segment<3>(3 * sys.free_index[t.node]));
   }
-  std::vector<Vec3> F(model.rigid.size(), Vec3::Zero()), T(model.rigid.size(), Vec3::Zero());
-  for (const auto& t : work.rows.rigid_terms) {
-    F[t.body] += lambda[t.row] * t.linear;
-    T[t.body] += lambda[t.row] * t.angular;
-  }
-  for (const auto& t : work.rows.rigid_terms) {
-    if (model.rigid[t.body].kind != RigidKind::Dynamic) continue;
-    hv[t.row] += t.linear.dot(h * F[t.body] / model.rigid[t.body].mass) +
-                 t.angular.dot(h * (work.rigid[t.body].inertia_inv * T[t.body]));
-  }
+  std::vector<Vec3> dv, dw;
+  rigid_impulse_response(model, work, lambda, dv, dw);
+  for (const auto& t : work.rows.rigid_terms) hv[t.row] += t.linear.dot(dv[t.body]) + t.angular.dot(dw[t.body]);
   return hv;
 }
 
@@ -83,7 +75,11 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
     gap.push_back(limit.gap);
     mu.push_back(0.0);
   }
-  const std::vector<CavityRow> cavity_rows = cavities;  // as built (the solve writes pressure and outflow)
+  // refinement against a kept factorization (below) starts each pass from the rows as built
+  const FactorizationReuse& reuse = model.settings.factorization;
+  const bool refine = reuse.reuse && reuse.refinements > 0 &&
+                    std::any_of(work.fem.begin(), work.fem.end(), [](const FemSystem& f) { return f.factor_age > 0; });
+  const std::vector<CavityRow> cavity_rows = refine ? cavities : std::vector<CavityRow>{};
   SolveResult r =
       solve_constraints_with(*work.solver, work.W, work.compliance->device_matrix(layout.count()), work.u_free, gap,
                              mu, cavities, work.soft_rows, model.settings.dt,
@@ -93,10 +89,7 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
   // correction will be exact for the step's A; each pass measures what the exact response
   // adds to the rows, d = H A⁻¹ h Hᵀλ − W λ, and solves again with it as a known velocity
   // (on the gaps, the tangents, the soft rows and the cavities' volumes), warm-started
-  const FactorizationReuse& reuse = model.settings.factorization;
-  const bool kept = reuse.reuse &&
-                    std::any_of(work.fem.begin(), work.fem.end(), [](const FemSystem& f) { return f.factor_age > 0; });
-  for (int pass = 0; kept && pass < reuse.refinements; ++pass) {
+  for (int pass = 0; refine && pass < reuse.refinements; ++pass) {
     const VecX d = exact_row_velocities(model, work, work.lambda) - work.W * work.lambda;
     const double h = model.settings.dt;
     VecX u = work.u_free + d;

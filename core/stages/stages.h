@@ -121,6 +121,10 @@ void correct_and_integrate(const Model& model, State& state, Workspace& work);
 /// false, Δv untouched, when no row touches the body's free nodes (correction.cpp; the
 /// solve's refinement uses it too).
 bool fem_impulse_response(const Model& model, Workspace& work, size_t b, const VecX& lambda, VecX& dv);
+/// The same for the rigid bodies: per body Δv = h F/m, Δω = h I_w⁻¹ τ of the rows' forces λ
+/// (zero for a body that is not dynamic).
+void rigid_impulse_response(const Model& model, const Workspace& work, const VecX& lambda, std::vector<Vec3>& dv,
+                            std::vector<Vec3>& dw);
 
 /// 6 (end). each cavity's volume at the new positions, and its largest volume (cavities.cpp).
 void measure_cavities(const Model& model, State& state, Workspace& work);
