@@ -15,7 +15,6 @@ constexpr double kWarmStartNormalCos = 0.99;
 /// The rows' velocity change H Δv that impulses h Hᵀλ make, Δv exact for each body: FEM by
 /// the step's A (fem_impulse_response, as the correction does), dynamic rigid bodies by M⁻¹.
 VecX exact_row_velocities(const Model& model, Workspace& work, const VecX& lambda) {
-  const double h = model.settings.dt;
   VecX hv = VecX::Zero(lambda.size()), rhs;
   for (size_t b = 0; b < model.fem.size(); ++b) {
     if (!fem_impulse_response(model, work, b, lambda, rhs)) continue;
