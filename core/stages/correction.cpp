@@ -15,7 +15,6 @@ namespace {
 // rigid bodies (Bernardin 2023, Eq. 3; docs/method.md §7); v_free is corrected in place
 void apply_constraint_impulses(const Model& model, Workspace& work) {
   if (work.rows.count() == 0) return;
-  const double h = model.settings.dt;
   // FEM: Δv = A⁻¹ (h Hᵀλ) on free nodes
   VecX rhs;
   for (size_t b = 0; b < model.fem.size(); ++b) {
