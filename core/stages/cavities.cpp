@@ -87,8 +87,15 @@ void book_release(const Model& model, const CavityState& c, AirLedger& ledger) {
 }
 
 /// Whether a tracked cavity's seam (the offset strip between its bodies) grew by more than
-/// remesh_seam_ratio of its wall since detection: the seal is sliding open, unite again.
+/// remesh_seam_ratio of its wall since detection: the seal is sliding open, unite again.  A
+/// carried cavity (cavity.unite_on_ring_change false) at ambient pressure with p_max = P_atm is
+/// not: its air escapes as it shrinks, so opened or not it holds the air an open cup would (N =
+/// P_atm V), and once it falls below ambient its seam, grown since its union, unites it at the
+/// end of that step, where the seal check redoes the step if it opened (method §9.1).
 bool seam_opened(const Model& model, const Workspace& work, const CavityState& c) {
+  if (!model.settings.cavity.unite_on_ring_change && model.settings.cavity.p_max <= model.settings.p_atm &&
+      c.pressure >= model.settings.p_atm)
+    return false;
   const Points x = cavity_points(model, work.surface_x_t, c);
   const double seam = mesh_area(x, c.triangles, c.seam_begin, c.triangles.size());
   const double wall = mesh_area(x, c.triangles, 0, c.seam_begin);
