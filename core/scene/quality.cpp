@@ -71,10 +71,9 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
                {"enabled", "time_step_factor", "max_dt", "factorization_reuse", "follow_rotation",
                 "refinements", "max_resolution", "max_cells", "solver_subspace", "carry_cavities", "compare"},
                "an interactive-quality object {\"enabled\": bool, \"time_step_factor\": x, \"max_dt\": s, "
-               "\"factorization_reuse\": bool, \"follow_rotation\": bool, "
-               "\"refinements\": n, "
-               "\"max_resolution\": n, \"max_cells\": n, "
-               "\"solver_subspace\": n, \"carry_cavities\": bool, \"compare\": [...]}");
+               "\"factorization_reuse\": bool, \"follow_rotation\": bool, \"refinements\": n, "
+               "\"max_resolution\": n, \"max_cells\": n, \"solver_subspace\": n, \"carry_cavities\": bool, "
+               "\"compare\": [...]}");
   if (!o.valid()) return rules;
   // read before the parameters are evaluated (it changes what they see): plain numbers only
   auto plain = [&](const char* key) {

@@ -197,7 +197,8 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
                                            "' has none (set it to 0 or leave it out)");
   }
   if (const Json* fac = o.find("factorization")) {
-    ObjectView fo(r, *fac, o.at("factorization"), {"reuse", "max_cg_iterations", "max_age", "follow_rotation", "refinements"},
+    ObjectView fo(r, *fac, o.at("factorization"),
+                  {"reuse", "max_cg_iterations", "max_age", "follow_rotation", "refinements"},
                   "a factorization object {\"reuse\": bool, \"max_cg_iterations\": n, \"max_age\": n, "
                   "\"follow_rotation\": bool, \"refinements\": n}");
     if (fo.valid()) {

@@ -79,27 +79,26 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
   const bool refine = reuse.reuse && reuse.refinements > 0 &&
                     std::any_of(work.fem.begin(), work.fem.end(), [](const FemSystem& f) { return f.factor_age > 0; });
   const std::vector<CavityRow> cavity_rows = refine ? cavities : std::vector<CavityRow>{};
-  SolveResult r =
-      solve_constraints_with(*work.solver, work.W, work.compliance->device_matrix(layout.count()), work.u_free, gap,
-                             mu, cavities, work.soft_rows, model.settings.dt,
-                             model.settings.solver.max_iterations, model.settings.solver.tolerance, work.lambda,
-                             model.settings.solver.subspace_every);
+  const double h = model.settings.dt;
+  const SolverSettings& ss = model.settings.solver;
+  auto solve = [&](const VecX& u_free, const std::vector<double>& gaps) {  // warm-started from work.lambda
+    return solve_constraints_with(*work.solver, work.W, work.compliance->device_matrix(layout.count()), u_free, gaps,
+                                  mu, cavities, work.soft_rows, h, ss.max_iterations, ss.tolerance, work.lambda,
+                                  ss.subspace_every);
+  };
+  SolveResult r = solve(work.u_free, gap);
   // refinement against a kept factorization (method §7.6): W came from the kept A₀, the
   // correction will be exact for the step's A; each pass measures what the exact response
   // adds to the rows, d = H A⁻¹ h Hᵀλ − W λ, and solves again with it as a known velocity
   // (on the gaps, the tangents, the soft rows and the cavities' volumes), warm-started
   for (int pass = 0; refine && pass < reuse.refinements; ++pass) {
     const VecX d = exact_row_velocities(model, work, work.lambda) - work.W * work.lambda;
-    const double h = model.settings.dt;
-    VecX u = work.u_free + d;
     std::vector<double> g = gap;
     for (size_t k = 0; k < g.size(); ++k) g[k] += h * d[ConstraintLayout::kRowsPerContact * k];
     cavities = cavity_rows;
     for (int k = 0; k < np; ++k) cavities[k].volume_free += h * d[layout.cavity_row(k)];
     const int before = r.iterations;
-    r = solve_constraints_with(*work.solver, work.W, work.compliance->device_matrix(layout.count()), u, g, mu, cavities,
-                               work.soft_rows, h, model.settings.solver.max_iterations,
-                               model.settings.solver.tolerance, work.lambda, model.settings.solver.subspace_every);
+    r = solve(work.u_free + d, g);
     r.iterations += before;
   }
   const double cv = 1.0 / (cs.gas.gamma - 1.0);  // the air's internal energy U = cv N θ
