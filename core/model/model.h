@@ -178,6 +178,9 @@ struct SolverSettings {
   /// pgs: an exact solve on the contacts that press and stick after every this many sweeps (the
   /// subspace step, docs/method.md §8.9); 0: none (the paper's Algorithm 2)
   int subspace_every = 0;
+  /// the subspace step holds the sliding contacts too, their friction along its direction (§8.9);
+  /// false: only the contacts that stick, the sliding ones keep their forces
+  bool subspace_sliding = true;
 };
 
 /// Friction coefficient of a pair of materials (overrides the per-material rule).

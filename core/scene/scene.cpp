@@ -182,7 +182,8 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
     s.limits.max_triangles = lo.number("max_triangles", s.limits.max_triangles, Bounds::at_least(4));
   }
   if (const Json* solver = o.find("solver")) {
-    ObjectView so(r, *solver, o.at("solver"), {"method", "max_iterations", "tolerance", "subspace_every"});
+    ObjectView so(r, *solver, o.at("solver"),
+                  {"method", "max_iterations", "tolerance", "subspace_every", "subspace_sliding"});
     s.solver.method = so.string("method", s.solver.method);
     try {  // the factory decides, as for the backend below
       check_constraint_solver(s.solver.method);
@@ -195,6 +196,10 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
     if (s.solver.subspace_every > 0 && s.solver.method != "pgs")
       r.issue(so.at("subspace_every"), "the subspace step belongs to the pgs method; method '" + s.solver.method +
                                            "' has none (set it to 0 or leave it out)");
+    s.solver.subspace_sliding = so.boolean("subspace_sliding", s.solver.subspace_sliding);
+    if (solver->is_object() && solver->contains("subspace_sliding") && s.solver.method != "pgs")
+      r.issue(so.at("subspace_sliding"), "the subspace step belongs to the pgs method; method '" + s.solver.method +
+                                             "' has none (leave it out)");
   }
   if (const Json* fac = o.find("factorization")) {
     ObjectView fo(r, *fac, o.at("factorization"),

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include <Eigen/Cholesky>
+#include <Eigen/LU>
 
 namespace suction {
 
@@ -48,19 +49,82 @@ namespace {
 constexpr double kStickMargin = 1e-3;
 /// added to the diagonal of W on the set, relative to its mean (SubspaceStep)
 constexpr double kSubspaceRegularization = 1e-9;
+/// the most passes of the subspace step's active set with sliding contacts (SubspaceStep)
+constexpr int kSlidingPasses = 8;
 
 /// The subspace step (docs/method.md §8.9; the PGS subspace minimization of Silcowitz-Niebe,
-/// Erleben and Niebe 2010): the sweeps have found which contacts press and stick, so on that set
-/// the rows are linear equalities, solved exactly at once (a Cholesky factor of W on the set,
-/// kept while the set stays the same); the cavities' gas laws are solved on the Schur complement
-/// of the set, the contacts that slide or are free keep their forces.  The result, projected
-/// on the cones, replaces λ only when its common residual is lower; the sweeps go on from there
-/// either way, so the fixed point and the stopping test are the plain PGS's.
+/// Erleben and Niebe 2010): the sweeps have found which contacts press, and which of them stick
+/// and which slide, so on that set the rows are linear equalities, solved exactly at once.  The
+/// cavities' gas laws are solved on the Schur complement of the set; the contacts outside it keep
+/// their forces.  The result, projected on the cones, replaces λ only when its common residual is
+/// lower; the sweeps go on from there either way, so the fixed point and the stopping test are
+/// the plain PGS's.
+///   sliding false: the set is the contacts that stick (a Cholesky factor of W on it, kept while
+///     the set stays the same); the sliding ones keep their forces.
+///   sliding true: a sliding contact joins with its normal row, its friction along its current
+///     direction d (λ_t = μ λ_n d), which makes the set's matrix unsymmetric (an LU each time);
+///     passes of an active set then move a contact whose normal force came out negative out of
+///     the set, a sticking one whose friction left the disk to sliding, and a sliding one whose
+///     slip runs along its friction force (u_t·d > 0) to sticking, until none moves.
 class SubspaceStep {
  public:
+  explicit SubspaceStep(bool sliding) : sliding_(sliding) {}
+
   /// true when λ (and u = u_free + W λ) were replaced
   bool apply(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
              const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h, VecX& lambda, VecX& u) {
+    VecX trial;
+    if (!(sliding_ ? solve_with_sliding(W, u_free, gap, mu, cavities, h, lambda, u, trial)
+                   : solve_sticking(W, u_free, gap, mu, cavities, h, lambda, u, trial)))
+      return false;
+    const int nc = static_cast<int>(gap.size());
+    const ConstraintLayout layout{nc, static_cast<int>(cavities.size())};
+    for (int k = 0; k < nc; ++k) {  // on the cones
+      const int i = layout.contact_row(k);
+      trial[i] = std::max(0.0, trial[i]);
+      const double limit = mu[k] * trial[i];
+      const double norm = trial.segment<2>(i + 1).norm();
+      if (norm > limit) trial.segment<2>(i + 1) *= norm > 0.0 ? limit / norm : 0.0;
+    }
+    VecX trial_u = u_free;
+    trial_u.noalias() += W * trial;
+    const RowProblem p = RowProblem::of(W, u_free, gap, mu, cavities, h);
+    if (!(natural_residual(p, trial, trial_u - u_free) < natural_residual(p, lambda, u - u_free))) return false;
+    lambda = trial;
+    u = trial_u;
+    return true;
+  }
+
+ private:
+  /// Each cavity's pressure (λ_P) from its gas law when the rows of the set answer: (W λ)_P =
+  /// base + Wpp λ_P; Gauss-Seidel over the cavities (exact for one).
+  static void cavities_on_schur(const Eigen::MatrixXd& Wpp, const VecX& base, const std::vector<CavityRow>& cavities,
+                                double h, VecX& lp) {
+    const int np = static_cast<int>(cavities.size());
+    for (int pass = 0; pass < 100; ++pass) {
+      double change = 0.0;
+      for (int k = 0; k < np; ++k) {
+        CavityRow row = cavities[k];  // a copy: cavity_pressure writes the outflow
+        const double a = h * Wpp(k, k);
+        const double v_eff = row.volume_free + h * (base[k] + Wpp.row(k).dot(lp) - Wpp(k, k) * lp[k]);
+        const double p = cavity_pressure(a, v_eff, row) - row.p_atm;
+        change = std::max(change, std::abs(p - lp[k]));
+        lp[k] = p;
+      }
+      if (np == 1 || change <= 1e-12 * kPAtm) break;
+    }
+  }
+
+  /// a row's target: (W λ)_n = −gap/h closes the gap at the end of the step; (W λ)_t = −u_free,t
+  /// stops the slide
+  static double target(int row, const VecX& u_free, const std::vector<double>& gap, double h) {
+    return row % ConstraintLayout::kRowsPerContact == 0 ? -gap[row / ConstraintLayout::kRowsPerContact] / h
+                                                        : -u_free[row];
+  }
+
+  bool solve_sticking(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
+                      const std::vector<double>& mu, const std::vector<CavityRow>& cavities, double h,
+                      const VecX& lambda, const VecX& u, VecX& trial) {
     const int nc = static_cast<int>(gap.size());
     const int np = static_cast<int>(cavities.size());
     const ConstraintLayout layout{nc, np};
@@ -105,17 +169,10 @@ class SubspaceStep {
     for (int a = 0; a < m; ++a) la[a] = lambda[rows_[a]];
     for (int k = 0; k < np; ++k) lp[k] = lambda[layout.cavity_row(k)];
     VecX b(m);
-    for (int a = 0; a < m; ++a) {
-      const int i = rows_[a];
-      // (W λ)_n = −gap/h closes the gap at the end of the step; (W λ)_t = −u_free,t stops the slide
-      const double target = i % ConstraintLayout::kRowsPerContact == 0 ? -gap[i / ConstraintLayout::kRowsPerContact] / h : -u_free[i];
-      b[a] = target - (u[i] - u_free[i]);
-    }
+    for (int a = 0; a < m; ++a) b[a] = target(rows_[a], u_free, gap, h) - (u[rows_[a]] - u_free[rows_[a]]);
     b.noalias() += llt_.matrixL() * (llt_.matrixU() * la);  // + W_AA λ_A
     if (np > 0) b.noalias() += Wap_ * lp;                   // + W_AP λ_P
     const VecX x0 = llt_.solve(b);
-    // the cavities on the Schur complement: P_k from V_free + h (W λ)_k with the set answering,
-    // Gauss-Seidel over the cavities (exact for one)
     if (np > 0) {
       // (W λ)_P from the forces outside the set, plus the set's x0: (W λ)_P − W_PA λ_A − W_PP λ_P + W_PA x0
       VecX base = Wap_.transpose() * (x0 - la);
@@ -124,50 +181,147 @@ class SubspaceStep {
         for (int q = 0; q < np; ++q) base[k] -= W(i, layout.cavity_row(q)) * lp[q];
         base[k] += u[i] - u_free[i];
       }
-      for (int pass = 0; pass < 100; ++pass) {
-        double change = 0.0;
-        for (int k = 0; k < np; ++k) {
-          CavityRow row = cavities[k];  // a copy: cavity_pressure writes the outflow
-          const double a = h * Wpp_(k, k);
-          const double v_eff = row.volume_free + h * (base[k] + Wpp_.row(k).dot(lp) - Wpp_(k, k) * lp[k]);
-          const double p = cavity_pressure(a, v_eff, row) - row.p_atm;
-          change = std::max(change, std::abs(p - lp[k]));
-          lp[k] = p;
-        }
-        if (np == 1 || change <= 1e-12 * kPAtm) break;
-      }
+      cavities_on_schur(Wpp_, base, cavities, h, lp);
     }
-    VecX trial = lambda;
+    trial = lambda;
     const VecX xa = np > 0 ? VecX(x0 + S_ * lp) : x0;
     for (int a = 0; a < m; ++a) trial[rows_[a]] = xa[a];
     for (int k = 0; k < np; ++k) trial[layout.cavity_row(k)] = lp[k];
-    for (int k = 0; k < nc; ++k) {  // on the cones
-      const int i = layout.contact_row(k);
-      trial[i] = std::max(0.0, trial[i]);
-      const double limit = mu[k] * trial[i];
-      const double norm = trial.segment<2>(i + 1).norm();
-      if (norm > limit) trial.segment<2>(i + 1) *= norm > 0.0 ? limit / norm : 0.0;
-    }
-    VecX trial_u = u_free;
-    trial_u.noalias() += W * trial;
-    const RowProblem p = RowProblem::of(W, u_free, gap, mu, cavities, h);
-    if (!(natural_residual(p, trial, trial_u - u_free) < natural_residual(p, lambda, u - u_free))) return false;
-    lambda = trial;
-    u = trial_u;
     return true;
   }
 
- private:
+  bool solve_with_sliding(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
+                          const std::vector<double>& mu, const std::vector<CavityRow>& cavities, double h,
+                          const VecX& lambda, const VecX& u, VecX& trial) {
+    const int nc = static_cast<int>(gap.size());
+    const int np = static_cast<int>(cavities.size());
+    const ConstraintLayout layout{nc, np};
+    enum class Held { Sticks, Slides, Normal, Out };  // Normal: frictionless
+    struct Member {
+      int contact, row;  // row: its normal's
+      Held held;
+      Eigen::Vector2d d;  // sliding: the friction's direction
+    };
+    std::vector<Member> set;
+    for (int k = 0; k < nc; ++k) {
+      const int i = layout.contact_row(k);
+      if (!(lambda[i] > 0.0) || !(W(i, i) > 0.0)) continue;
+      const Eigen::Vector2d lt = lambda.segment<2>(i + 1);
+      if (mu[k] == 0.0) set.push_back({k, i, Held::Normal, Eigen::Vector2d::Zero()});
+      else if (lt.norm() < (1.0 - kStickMargin) * mu[k] * lambda[i]) set.push_back({k, i, Held::Sticks, Eigen::Vector2d::Zero()});
+      else set.push_back({k, i, Held::Slides, lt.normalized()});
+    }
+    if (set.empty()) return false;
+    // what the forces outside the set give on every row: W λ = u − u_free, less the set's
+    // columns and the cavities'
+    VecX rest = u - u_free;
+    {
+      VecX held = VecX::Zero(lambda.size());
+      for (const Member& c : set) held.segment<3>(c.row) = lambda.segment<3>(c.row);
+      for (int k = 0; k < np; ++k) held[layout.cavity_row(k)] = lambda[layout.cavity_row(k)];
+      rest.noalias() -= W * held;
+    }
+    VecX lp0(np);
+    for (int k = 0; k < np; ++k) lp0[k] = lambda[layout.cavity_row(k)];
+    struct Unknown {
+      int row;     // its force's row
+      int member;  // a sliding member's index (its friction follows the normal), else -1
+    };
+    std::vector<int> eq;  // the rows whose equations are solved
+    std::vector<Unknown> unknowns;
+    for (int pass = 0; pass < kSlidingPasses; ++pass) {
+      eq.clear();
+      unknowns.clear();
+      for (int s = 0; s < static_cast<int>(set.size()); ++s) {
+        const Member& c = set[s];
+        if (c.held == Held::Sticks)
+          for (int r = 0; r < 3; ++r) eq.push_back(c.row + r), unknowns.push_back({c.row + r, -1});
+        else if (c.held != Held::Out)
+          eq.push_back(c.row), unknowns.push_back({c.row, c.held == Held::Slides ? s : -1});
+      }
+      const int m = static_cast<int>(eq.size());
+      if (m == 0) return false;
+      // the column of W an unknown moves: a sliding normal carries its friction along d
+      const auto column = [&](int row, const Unknown& x) {
+        double v = W(row, x.row);
+        if (x.member >= 0) {
+          const Member& c = set[x.member];
+          v += mu[c.contact] * (W(row, x.row + 1) * c.d[0] + W(row, x.row + 2) * c.d[1]);
+        }
+        return v;
+      };
+      Eigen::MatrixXd M(m, m), Mp(m, np), C(np, m);
+      for (int b = 0; b < m; ++b) {
+        for (int a = 0; a < m; ++a) M(a, b) = column(eq[a], unknowns[b]);
+        for (int k = 0; k < np; ++k) C(k, b) = column(layout.cavity_row(k), unknowns[b]);
+      }
+      // the small diagonal (a proximal term: it pulls towards the forces held now, so the answer
+      // at the fixed point is the unregularized one)
+      const double eps = kSubspaceRegularization * M.diagonal().cwiseAbs().mean();
+      M.diagonal().array() += eps;
+      for (int k = 0; k < np; ++k)
+        for (int a = 0; a < m; ++a) Mp(a, k) = W(eq[a], layout.cavity_row(k));
+      VecX b(m);
+      for (int a = 0; a < m; ++a) b[a] = target(eq[a], u_free, gap, h) - rest[eq[a]] + eps * lambda[unknowns[a].row];
+      const Eigen::PartialPivLU<Eigen::MatrixXd> lu(M);
+      VecX y = lu.solve(b);
+      VecX lp = lp0;
+      if (np > 0) {  // y = y0 + S λ_P; the pressure rows: rest_P + C y0 + (W_PP + C S) λ_P
+        const Eigen::MatrixXd S = -lu.solve(Mp);
+        Eigen::MatrixXd Wpp(np, np);
+        for (int k = 0; k < np; ++k)
+          for (int q = 0; q < np; ++q) Wpp(k, q) = W(layout.cavity_row(k), layout.cavity_row(q));
+        Wpp.noalias() += C * S;
+        VecX base(np);
+        for (int k = 0; k < np; ++k) base[k] = rest[layout.cavity_row(k)] + C.row(k).dot(y);
+        cavities_on_schur(Wpp, base, cavities, h, lp);
+        y.noalias() += S * lp;
+      }
+      trial = lambda;
+      for (const Member& c : set) trial.segment<3>(c.row).setZero();
+      for (int a = 0; a < m; ++a) {
+        const Unknown& x = unknowns[a];
+        trial[x.row] = y[a];
+        if (x.member >= 0) trial.segment<2>(x.row + 1) = mu[set[x.member].contact] * y[a] * set[x.member].d;
+      }
+      for (int k = 0; k < np; ++k) trial[layout.cavity_row(k)] = lp[k];
+      // the active set: who leaves, who slides, who sticks (the sliding ones by their
+      // end-of-step slip, u_free + W λ on their tangents: one product for all)
+      VecX w_trial;
+      if (std::any_of(set.begin(), set.end(), [](const Member& c) { return c.held == Held::Slides; }))
+        w_trial.noalias() = W * trial;
+      bool moved = false;
+      for (Member& c : set) {
+        if (c.held == Held::Out) continue;
+        const double ln = trial[c.row];
+        if (!(ln > 0.0)) {
+          c.held = Held::Out, moved = true;
+        } else if (c.held == Held::Sticks) {
+          const Eigen::Vector2d lt = trial.segment<2>(c.row + 1);
+          if (lt.norm() > mu[c.contact] * ln) c.held = Held::Slides, c.d = lt.normalized(), moved = true;
+        } else if (c.held == Held::Slides) {
+          const Eigen::Vector2d ut = u_free.segment<2>(c.row + 1) + w_trial.segment<2>(c.row + 1);
+          if (ut.dot(c.d) > 0.0) c.held = Held::Sticks, moved = true;
+        }
+      }
+      if (!moved) break;
+    }
+    return true;
+  }
+
+  bool sliding_;
   std::vector<int> rows_, factored_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
   Eigen::MatrixXd Wap_, S_, Wpp_;
 };
 
 // contacts and cavities (no soft rows): the Gauss-Seidel loop; u (= u_free + W λ) out.
-// subspace_every > 0: a subspace step after every that many sweeps (SubspaceStep)
+// subspace_every > 0: a subspace step after every that many sweeps (SubspaceStep; sliding: with
+// the sliding contacts)
 PgsResult pgs_rows(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
                    const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h,
-                   int max_iterations, double tolerance, int subspace_every, VecX& lambda, VecX& u) {
+                   int max_iterations, double tolerance, int subspace_every, bool subspace_sliding, VecX& lambda,
+                   VecX& u) {
   const int nc = static_cast<int>(gap.size());
   const int np = static_cast<int>(cavities.size());
   const ConstraintLayout layout{nc, np};
@@ -176,7 +330,7 @@ PgsResult pgs_rows(const Eigen::MatrixXd& W, const VecX& u_free, const std::vect
   // u = u_free + W λ kept up to date incrementally (column updates)
   u = u_free + W * lambda;
   VecX du(u.size());  // a contact's column update, evaluated here instead of a temporary per row
-  SubspaceStep subspace;
+  SubspaceStep subspace(subspace_sliding);
   // the sweep after which the next subspace step runs; a step that did not lower the residual
   // (sliding contacts, which it holds fixed, dominate) doubles the wait for the next
   int subspace_wait = subspace_every, subspace_next = subspace_every;
@@ -252,7 +406,7 @@ class PgsSolver final : public ConstraintSolver {
     // own measure (the largest change in a sweep), and the caller takes the common residual
     VecX u;
     const PgsResult r = pgs_rows(*p.W, *p.u_free, *p.gap, *p.mu, *p.cavities, p.h, p.max_iterations, p.tolerance,
-                                 p.subspace_every, lambda, u);
+                                 p.subspace_every, p.subspace_sliding, lambda, u);
     if (u.size() == p.u_free->size()) w_lambda = u - *p.u_free;
     else w_lambda.setZero(p.u_free->size());
     return r.iterations;

@@ -49,6 +49,8 @@ struct RowProblem {
   double tolerance = 1e-6;
   /// pgs only: a subspace step after every this many sweeps (0: none; solver/pgs.cpp, docs/method.md §8.9)
   int subspace_every = 0;
+  /// pgs only: the subspace step holds the sliding contacts too (false: only those that stick)
+  bool subspace_sliding = true;
   /// the rows of W, u_free, gap, mu, cavities at step h (the caps left at their defaults)
   static RowProblem of(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
                        const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h) {
@@ -97,7 +99,8 @@ SolveResult solve_constraints_with(ConstraintSolver& method, const Eigen::Matrix
                                    const VecX& u_free, const std::vector<double>& gap,
                                    const std::vector<double>& mu, std::vector<CavityRow>& cavities,
                                    const std::vector<SoftRow>& soft, double h, int max_iterations,
-                                   double tolerance, VecX& lambda, int subspace_every = 0);
+                                   double tolerance, VecX& lambda, int subspace_every = 0,
+                                   bool subspace_sliding = true);
 
 /// What the gradient-type methods (apgd, uzawa, apgd_cuda) share: the linear term r of
 /// f(λ) = ½ λᵀWλ + rᵀλ (gap/h on normals, u_free on tangents, V_free/h on cavity rows) and

@@ -214,6 +214,17 @@ TEST(Quality, TheSubspaceStepOnlyForThePgsAndOnlyWhereNobodySaidOtherwise) {
   doc["settings"].erase("interactive");
   doc["settings"]["solver"] = {{"method", "apgd"}, {"subspace_every", 10}};
   scene_issues::expect_single_issue(doc, "/settings/solver/subspace_every", "belongs to the pgs method");
+  // the sliding contacts in the step: on by default, a scene may turn them off, another method
+  // may not ask for them
+  doc["settings"]["solver"] = {{"method", "pgs"}};
+  EXPECT_TRUE(load(doc, Quality::Interactive).settings.solver.subspace_sliding);
+  doc["settings"]["solver"] = {{"method", "pgs"}, {"subspace_sliding", false}};
+  EXPECT_FALSE(load(doc, Quality::Interactive).settings.solver.subspace_sliding);
+  EXPECT_EQ(load(doc, Quality::Interactive).settings.solver.subspace_every, 10) << "the step itself stays";
+  doc["settings"]["solver"] = {{"method", "uzawa"}, {"subspace_sliding", true}};
+  scene_issues::expect_single_issue(doc, "/settings/solver/subspace_sliding", "belongs to the pgs method");
+  doc["settings"]["solver"] = {{"method", "pgs"}, {"subspace_sliding", 1}};
+  scene_issues::expect_single_issue(doc, "/settings/solver/subspace_sliding", "expected true or false");
 }
 
 TEST(Quality, ABadInteractiveBlockIsReportedWithItsPointer) {

@@ -148,34 +148,81 @@ SoftPatch soft_patch(int n, bool with_cavity, double v_down = -0.1, double v_sid
 // velocities as the plain sweeps' converged answer (to the tolerance: the forces themselves are
 // unique here), in a few sweeps instead of hundreds, with and without a cavity row.
 TEST(Pgs, TheSubspaceStepSolvesASoftPatchInAFewSweepsToThePlainAnswer) {
+  for (const bool sliding : {false, true})
+    for (const bool with_cavity : {false, true}) {
+      SCOPED_TRACE(std::string(with_cavity ? "over a cavity" : "on the ground") +
+                   (sliding ? ", the sliding contacts in the step too" : ""));
+      SoftPatch p = soft_patch(8, with_cavity);
+      const double tol = 1e-9;
+      std::vector<CavityRow> plain_cav = p.cavities, sub_cav = p.cavities;
+      VecX plain = VecX::Zero(p.W.rows()), sub = plain;
+      const SolveResult rp = solve_constraints_with(*make_pgs_solver(), p.W, nullptr, p.u_free, p.gap, p.mu, plain_cav,
+                                                    {}, p.h, 100000, tol, plain);
+      const SolveResult rs = solve_constraints_with(*make_pgs_solver(), p.W, nullptr, p.u_free, p.gap, p.mu, sub_cav, {},
+                                                    p.h, 100000, tol, sub, 10, sliding);
+      std::printf("soft patch%s: plain pgs %d sweeps, with the subspace step%s %d\n", with_cavity ? " over a cavity" : "",
+                  rp.iterations, sliding ? " (sliding contacts too)" : "", rs.iterations);
+      ASSERT_TRUE(rp.converged) << rp.residual;
+      ASSERT_TRUE(rs.converged) << rs.residual;
+      EXPECT_LE(rs.iterations, 40);
+      EXPECT_GE(rp.iterations, 5 * rs.iterations) << "the patch no longer makes the sweeps crawl: the test shows nothing";
+      // every rim node sticks and presses
+      for (int k = 0; k < p.contacts; ++k) {
+        EXPECT_GT(sub[3 * k], 0.0);
+        EXPECT_LT(sub.segment<2>(3 * k + 1).norm(), 0.8 * sub[3 * k]);
+      }
+      const VecX up = p.u_free + p.W * plain, us = p.u_free + p.W * sub;
+      EXPECT_LT((us - up).cwiseAbs().maxCoeff(), 1e-6 * p.u_free.cwiseAbs().maxCoeff());
+      EXPECT_LT((sub - plain).cwiseAbs().maxCoeff(), 1e-6 * plain.cwiseAbs().maxCoeff());
+      if (with_cavity) {
+        EXPECT_NEAR(sub_cav[0].pressure, plain_cav[0].pressure, 1e-6 * kPAtm);
+        EXPECT_GT(sub_cav[0].pressure, kPAtm) << "the falling patch squeezes the air";
+      }
+    }
+}
+
+// The subspace step with the sliding contacts (docs/method.md §8.9), on the patch moving sideways
+// fast enough that its whole rim slides: held only where they stick, the step finds no set and
+// the sweeps crawl as plain ones do; with the sliding contacts in the set (the normal rows as
+// equalities, the friction along its direction) the solve reaches the plain sweeps' converged
+// answer in a few sweeps, every rim contact on its cone with its friction against its slip
+// (Coulomb's maximal dissipation).
+TEST(Pgs, TheSubspaceStepWithTheSlidingContactsSolvesASlidingPatchToThePlainAnswer) {
   for (const bool with_cavity : {false, true}) {
     SCOPED_TRACE(with_cavity ? "over a cavity" : "on the ground");
-    SoftPatch p = soft_patch(8, with_cavity);
+    SoftPatch p = soft_patch(8, with_cavity, -0.1, 0.5);
     const double tol = 1e-9;
-    std::vector<CavityRow> plain_cav = p.cavities, sub_cav = p.cavities;
-    VecX plain = VecX::Zero(p.W.rows()), sub = plain;
-    const SolveResult rp = solve_constraints_with(*make_pgs_solver(), p.W, nullptr, p.u_free, p.gap, p.mu, plain_cav,
-                                                  {}, p.h, 100000, tol, plain);
-    const SolveResult rs = solve_constraints_with(*make_pgs_solver(), p.W, nullptr, p.u_free, p.gap, p.mu, sub_cav, {},
-                                                  p.h, 100000, tol, sub, 10);
-    std::printf("soft patch%s: plain pgs %d sweeps, with the subspace step %d\n", with_cavity ? " over a cavity" : "",
-                rp.iterations, rs.iterations);
+    auto solve = [&](VecX& lambda, std::vector<CavityRow>& cav, int every, bool sliding) {
+      lambda = VecX::Zero(p.W.rows());
+      cav = p.cavities;
+      return solve_constraints_with(*make_pgs_solver(), p.W, nullptr, p.u_free, p.gap, p.mu, cav, {}, p.h, 100000,
+                                    tol, lambda, every, sliding);
+    };
+    VecX plain, sticking, sliding;
+    std::vector<CavityRow> plain_cav, sticking_cav, sliding_cav;
+    const SolveResult rp = solve(plain, plain_cav, 0, false), rk = solve(sticking, sticking_cav, 10, false),
+                      rs = solve(sliding, sliding_cav, 10, true);
+    std::printf("sliding soft patch%s: plain pgs %d sweeps, subspace step on the sticking contacts %d, with the "
+                "sliding ones %d\n",
+                with_cavity ? " over a cavity" : "", rp.iterations, rk.iterations, rs.iterations);
     ASSERT_TRUE(rp.converged) << rp.residual;
+    ASSERT_TRUE(rk.converged) << rk.residual;
     ASSERT_TRUE(rs.converged) << rs.residual;
-    EXPECT_LE(rs.iterations, 40);
+    EXPECT_GE(rk.iterations, rp.iterations / 2) << "holding only the sticking contacts does not help a sliding rim";
+    EXPECT_LE(rs.iterations, 60);
     EXPECT_GE(rp.iterations, 5 * rs.iterations) << "the patch no longer makes the sweeps crawl: the test shows nothing";
-    // every rim node sticks and presses
-    for (int k = 0; k < p.contacts; ++k) {
-      EXPECT_GT(sub[3 * k], 0.0);
-      EXPECT_LT(sub.segment<2>(3 * k + 1).norm(), 0.8 * sub[3 * k]);
-    }
-    const VecX up = p.u_free + p.W * plain, us = p.u_free + p.W * sub;
+    const VecX up = p.u_free + p.W * plain, us = p.u_free + p.W * sliding;
     EXPECT_LT((us - up).cwiseAbs().maxCoeff(), 1e-6 * p.u_free.cwiseAbs().maxCoeff());
-    EXPECT_LT((sub - plain).cwiseAbs().maxCoeff(), 1e-6 * plain.cwiseAbs().maxCoeff());
-    if (with_cavity) {
-      EXPECT_NEAR(sub_cav[0].pressure, plain_cav[0].pressure, 1e-6 * kPAtm);
-      EXPECT_GT(sub_cav[0].pressure, kPAtm) << "the falling patch squeezes the air";
+    EXPECT_LT((sliding - plain).cwiseAbs().maxCoeff(), 1e-6 * plain.cwiseAbs().maxCoeff());
+    for (int k = 0; k < p.contacts; ++k) {
+      const double ln = sliding[3 * k];
+      const Eigen::Vector2d lt = sliding.segment<2>(3 * k + 1), ut = us.segment<2>(3 * k + 1);
+      EXPECT_GT(ln, 0.0);
+      EXPECT_NEAR(lt.norm(), 0.8 * ln, 1e-6 * ln) << "contact " << k << " slides: on its cone";
+      EXPECT_GT(ut.norm(), 0.0);
+      EXPECT_LT(lt.dot(ut), -(1.0 - 1e-6) * lt.norm() * ut.norm()) << "contact " << k << ": friction against the slip";
     }
+    if (with_cavity) EXPECT_NEAR(sliding_cav[0].pressure, plain_cav[0].pressure, 1e-6 * kPAtm);
   }
 }
 
