@@ -83,19 +83,6 @@ std::string shown(const Json& v) {
   return s.size() > 60 ? s.substr(0, 57) + "..." : s;
 }
 
-std::string unescape_token(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '~' && i + 1 < s.size()) {
-      out += s[i + 1] == '1' ? '/' : '~';
-      ++i;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
 struct Placeholder {
   std::string raw, name;
 };

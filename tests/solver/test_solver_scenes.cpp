@@ -1,7 +1,8 @@
 // Every CPU solver on whole scenes against analytic oracles (the incline's Coulomb stick and
 // slide, a block's four corners carrying its weight), and the suction stories (ground's
 // minimum pressure, pull_test's peak pull, rigid_lift's lift) within 1 % of the PGS at a tight
-// tolerance (SolverStory: native only, by its suite name).
+// tolerance (SolverStory: native only, by its suite name); the tentacle's solves converging with
+// the sliding contacts in the subspace step (SubspaceStory).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -172,3 +173,38 @@ TEST_P(SolverStory, TheSuctionStoriesAgreeWithThePgsWithinOnePercent) {
 
 INSTANTIATE_TEST_SUITE_P(Methods, SolverStory, ::testing::Values("apgd", "uzawa"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// The sliding contacts in the subspace step (docs/method.md §8.9, issue 48): the tentacle's
+// suckers slide on the object as it curls, and with only the sticking contacts held the step
+// left 15 of its 205 solves at the cap (docs/validation.md, "The sliding contacts in the
+// subspace step").  With them every solve converges, and the story is the same: the lowest
+// pressure within 0.1 %.  (SubspaceStory: native only, by its suite name.)
+TEST(SubspaceStory, TheSlidingContactsInTheStepMakeTheTentaclesSolvesConverge) {
+  struct Run {
+    long steps = 0, unconverged = 0;
+    double p_min = 1e300;
+  };
+  auto run = [](bool sliding) {
+    Model m = load_scene_file(std::string(SUCTION_SCENES_DIR) + "/tentacle.json", {}, Quality::Interactive);
+    EXPECT_GT(m.settings.solver.subspace_every, 0) << "the interactive quality's subspace step";
+    m.settings.solver.subspace_sliding = sliding;
+    Simulation sim(m);
+    Run r;
+    r.steps = std::lround(m.settings.duration / m.settings.dt);
+    for (long k = 0; k < r.steps; ++k) {
+      sim.step();
+      if (!sim.profile().solver_converged) ++r.unconverged;
+      for (const CavityState& c : sim.state().book.cavities)
+        if (!c.dormant) r.p_min = std::min(r.p_min, c.pressure);
+    }
+    return r;
+  };
+  const Run held = run(false), sliding = run(true);
+  std::printf("tentacle, interactive: unconverged solves %ld of %ld with the sliding contacts held, %ld in the step; "
+              "lowest pressure %.1f / %.1f Pa\n",
+              held.unconverged, held.steps, sliding.unconverged, sliding.steps, held.p_min, sliding.p_min);
+  ASSERT_LT(held.p_min, 0.95 * kPAtm) << "the tentacle holds its object by suction";
+  EXPECT_GE(held.unconverged, 5) << "the held sliding contacts no longer stall the solve: the test shows nothing";
+  EXPECT_LE(sliding.unconverged, sliding.steps / 50);
+  EXPECT_NEAR(sliding.p_min, held.p_min, 1e-3 * held.p_min);
+}
