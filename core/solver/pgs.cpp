@@ -115,6 +115,12 @@ class SubspaceStep {
     }
   }
 
+  /// W on the cavities' rows and columns
+  static Eigen::MatrixXd cavity_block(const Eigen::MatrixXd& W, const ConstraintLayout& layout) {
+    const int first = layout.cavity_row(0), np = layout.cavities;
+    return W.block(first, first, np, np);
+  }
+
   /// a row's target: (W λ)_n = −gap/h closes the gap at the end of the step; (W λ)_t = −u_free,t
   /// stops the slide
   static double target(int row, const VecX& u_free, const std::vector<double>& gap, double h) {
@@ -157,9 +163,7 @@ class SubspaceStep {
       // reference to null data, which UBSan reports)
       if (np > 0) S_ = -llt_.solve(Wap_);
       else S_.resize(m, 0);
-      Wpp_.resize(np, np);     // W_PP + W_PA S: the pressure rows once the set has answered
-      for (int k = 0; k < np; ++k)
-        for (int q = 0; q < np; ++q) Wpp_(k, q) = W(layout.cavity_row(k), layout.cavity_row(q));
+      Wpp_ = cavity_block(W, layout);  // W_PP + W_PA S: the pressure rows once the set has answered
       if (np > 0) Wpp_.noalias() += Wap_.transpose() * S_;
       factored_ = rows_;
     }
@@ -268,9 +272,7 @@ class SubspaceStep {
       VecX lp = lp0;
       if (np > 0) {  // y = y0 + S λ_P; the pressure rows: rest_P + C y0 + (W_PP + C S) λ_P
         const Eigen::MatrixXd S = -lu.solve(Mp);
-        Eigen::MatrixXd Wpp(np, np);
-        for (int k = 0; k < np; ++k)
-          for (int q = 0; q < np; ++q) Wpp(k, q) = W(layout.cavity_row(k), layout.cavity_row(q));
+        Eigen::MatrixXd Wpp = cavity_block(W, layout);
         Wpp.noalias() += C * S;
         VecX base(np);
         for (int k = 0; k < np; ++k) base[k] = rest[layout.cavity_row(k)] + C.row(k).dot(y);
