@@ -181,6 +181,10 @@ struct SolverSettings {
   /// the subspace step holds the sliding contacts too, their friction along its direction (§8.9);
   /// false: only the contacts that stick, the sliding ones keep their forces
   bool subspace_sliding = true;
+  /// with subspace_sliding: each sliding contact's friction direction turned by Newton's method on
+  /// its slip within the step, and a contact that left the set may come back once (§8.9); false:
+  /// the directions held as the sweeps left them
+  bool subspace_newton = true;
 };
 
 /// Friction coefficient of a pair of materials (overrides the per-material rule).

@@ -183,7 +183,7 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
   }
   if (const Json* solver = o.find("solver")) {
     ObjectView so(r, *solver, o.at("solver"),
-                  {"method", "max_iterations", "tolerance", "subspace_every", "subspace_sliding"});
+                  {"method", "max_iterations", "tolerance", "subspace_every", "subspace_sliding", "subspace_newton"});
     s.solver.method = so.string("method", s.solver.method);
     try {  // the factory decides, as for the backend below
       check_constraint_solver(s.solver.method);
@@ -200,6 +200,10 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
     if (solver->is_object() && solver->contains("subspace_sliding") && s.solver.method != "pgs")
       r.issue(so.at("subspace_sliding"), "the subspace step belongs to the pgs method; method '" + s.solver.method +
                                              "' has none (leave it out)");
+    s.solver.subspace_newton = so.boolean("subspace_newton", s.solver.subspace_newton);
+    if (solver->is_object() && solver->contains("subspace_newton") && s.solver.method != "pgs")
+      r.issue(so.at("subspace_newton"), "the subspace step belongs to the pgs method; method '" + s.solver.method +
+                                            "' has none (leave it out)");
   }
   if (const Json* fac = o.find("factorization")) {
     ObjectView fo(r, *fac, o.at("factorization"),

@@ -51,6 +51,11 @@ constexpr double kStickMargin = 1e-3;
 constexpr double kSubspaceRegularization = 1e-9;
 /// the most passes of the subspace step's active set with sliding contacts (SubspaceStep)
 constexpr int kSlidingPasses = 8;
+/// (newton) the passes go on while a sliding contact's friction turned by more than this (the
+/// change of its unit direction)
+constexpr double kTurnTolerance = 1e-6;
+/// (newton) how often a contact that left the set may come back in one subspace step
+constexpr int kSlidingEntries = 1;
 
 /// The subspace step (docs/method.md §8.9; the PGS subspace minimization of Silcowitz-Niebe,
 /// Erleben and Niebe 2010): the sweeps have found which contacts press, and which of them stick
@@ -66,9 +71,14 @@ constexpr int kSlidingPasses = 8;
 ///     passes of an active set then move a contact whose normal force came out negative out of
 ///     the set, a sticking one whose friction left the disk to sliding, and a sliding one whose
 ///     slip runs along its friction force (u_t·d > 0) to sticking, until none moves.
+///   newton true (with sliding): each sliding contact's direction d is turned by Newton's method
+///     on the condition that its slip runs along it (the force across d one more unknown, the
+///     slip across d its equation), the passes going on until no direction turns; a contact that
+///     left the set comes back once when the set's forces close its gap past zero; and the
+///     proximal term pulls towards the forces of the pass before.
 class SubspaceStep {
  public:
-  explicit SubspaceStep(bool sliding) : sliding_(sliding) {}
+  SubspaceStep(bool sliding, bool newton) : sliding_(sliding), newton_(newton) {}
 
   /// true when λ (and u = u_free + W λ) were replaced
   bool apply(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
@@ -86,8 +96,10 @@ class SubspaceStep {
       const double norm = trial.segment<2>(i + 1).norm();
       if (norm > limit) trial.segment<2>(i + 1) *= norm > 0.0 ? limit / norm : 0.0;
     }
-    VecX trial_u = u_free;
-    trial_u.noalias() += W * trial;
+    // u = u_free + W λ moved by the columns that changed (the set's and the cavities'), not
+    // formed again from all of W
+    VecX trial_u = u;
+    add_columns(W, trial - lambda, trial_u);
     const RowProblem p = RowProblem::of(W, u_free, gap, mu, cavities, h);
     if (!(natural_residual(p, trial, trial_u - u_free) < natural_residual(p, lambda, u - u_free))) return false;
     lambda = trial;
@@ -113,6 +125,13 @@ class SubspaceStep {
       }
       if (np == 1 || change <= 1e-12 * kPAtm) break;
     }
+  }
+
+  /// out += W delta, from the columns where delta is not zero (the set's and the cavities': a
+  /// few of W's columns, where W delta would read them all)
+  static void add_columns(const Eigen::MatrixXd& W, const VecX& delta, VecX& out) {
+    for (Eigen::Index c = 0; c < delta.size(); ++c)
+      if (delta[c] != 0.0) out.noalias() += W.col(c) * delta[c];
   }
 
   /// W on the cavities' rows and columns
@@ -205,6 +224,8 @@ class SubspaceStep {
       int contact, row;  // row: its normal's
       Held held;
       Eigen::Vector2d d;  // sliding: the friction's direction
+      Eigen::Vector2d slip = Eigen::Vector2d::Zero();  // its end-of-step slip u_t at the pass's forces (newton)
+      int entries = 0;  // how often it came back into the set (newton)
     };
     std::vector<Member> set;
     for (int k = 0; k < nc; ++k) {
@@ -213,7 +234,7 @@ class SubspaceStep {
       const Eigen::Vector2d lt = lambda.segment<2>(i + 1);
       if (mu[k] == 0.0) set.push_back({k, i, Held::Normal, Eigen::Vector2d::Zero()});
       else if (lt.norm() < (1.0 - kStickMargin) * mu[k] * lambda[i]) set.push_back({k, i, Held::Sticks, Eigen::Vector2d::Zero()});
-      else set.push_back({k, i, Held::Slides, lt.normalized()});
+      else set.push_back({k, i, Held::Slides, lt.normalized(), u.segment<2>(i + 1)});
     }
     if (set.empty()) return false;
     // what the forces outside the set give on every row: W λ = u − u_free, less the set's
@@ -221,52 +242,84 @@ class SubspaceStep {
     VecX rest = u - u_free;
     {
       VecX held = VecX::Zero(lambda.size());
-      for (const Member& c : set) held.segment<3>(c.row) = lambda.segment<3>(c.row);
-      for (int k = 0; k < np; ++k) held[layout.cavity_row(k)] = lambda[layout.cavity_row(k)];
-      rest.noalias() -= W * held;
+      for (const Member& c : set) held.segment<3>(c.row) = -lambda.segment<3>(c.row);
+      for (int k = 0; k < np; ++k) held[layout.cavity_row(k)] = -lambda[layout.cavity_row(k)];
+      add_columns(W, held, rest);
     }
     VecX lp0(np);
     for (int k = 0; k < np; ++k) lp0[k] = lambda[layout.cavity_row(k)];
+    // An unknown is a force along a pattern of its contact's three rows, (c₀, scale c₁, scale c₂)
+    // from the normal row on: a plain row's is one unit entry; a sliding contact's normal force
+    // carries its friction, (1, μ d); (newton) the force across its direction, (0, d⊥), is
+    // another.  A plain unknown's equation is its row, a sliding normal force's its normal row,
+    // the force across d's the slip across d (below).
     struct Unknown {
-      int row;     // its force's row
-      int member;  // a sliding member's index (its friction follows the normal), else -1
+      int row;             // the row of c₀
+      Eigen::Vector3d c;   // the pattern
+      double scale;        // of its tangential entries
+      int member;          // a sliding member's index, else -1
+      bool across;         // the force across the slip direction (newton)
     };
-    std::vector<int> eq;  // the rows whose equations are solved
     std::vector<Unknown> unknowns;
+    // W(row, ·) along an unknown's pattern
+    const auto w_along = [&](int row, const Unknown& x) {
+      double v = x.c[0] != 0.0 ? W(row, x.row) * x.c[0] : 0.0;
+      if (x.member >= 0) v += x.scale * (W(row, x.row + 1) * x.c[1] + W(row, x.row + 2) * x.c[2]);
+      return v;
+    };
+    // an equation: its velocity along the across unknown's pattern, or its row alone
+    const auto equation = [&](const Unknown& x, auto&& of_row) {
+      if (!x.across) return of_row(x.row);
+      return x.c[1] * of_row(x.row + 1) + x.c[2] * of_row(x.row + 2);
+    };
+    VecX now = lambda;  // the forces where this pass linearizes the slip directions (newton)
     for (int pass = 0; pass < kSlidingPasses; ++pass) {
-      eq.clear();
       unknowns.clear();
+      std::vector<double> across_diagonal;  // the s of each unknown (below; 0 but across d)
       for (int s = 0; s < static_cast<int>(set.size()); ++s) {
         const Member& c = set[s];
-        if (c.held == Held::Sticks)
-          for (int r = 0; r < 3; ++r) eq.push_back(c.row + r), unknowns.push_back({c.row + r, -1});
-        else if (c.held != Held::Out)
-          eq.push_back(c.row), unknowns.push_back({c.row, c.held == Held::Slides ? s : -1});
-      }
-      const int m = static_cast<int>(eq.size());
-      if (m == 0) return false;
-      // the column of W an unknown moves: a sliding normal carries its friction along d
-      const auto column = [&](int row, const Unknown& x) {
-        double v = W(row, x.row);
-        if (x.member >= 0) {
-          const Member& c = set[x.member];
-          v += mu[c.contact] * (W(row, x.row + 1) * c.d[0] + W(row, x.row + 2) * c.d[1]);
+        if (c.held == Held::Sticks) {
+          for (int r = 0; r < 3; ++r) unknowns.push_back({c.row + r, Eigen::Vector3d(1, 0, 0), 0.0, -1, false});
+        } else if (c.held == Held::Normal) {
+          unknowns.push_back({c.row, Eigen::Vector3d(1, 0, 0), 0.0, -1, false});
+        } else if (c.held == Held::Slides) {
+          unknowns.push_back({c.row, Eigen::Vector3d(1, c.d[0], c.d[1]), mu[c.contact], s, false});
+          // Newton's step on the direction (method §8.9): the slip must run along d, g(φ) =
+          // u_t·d⊥ = 0, d = (cos φ, sin φ).  With λ_t = μ λ_n d(φ) turned by δφ, the force across d
+          // is ψ = μ λ_n δφ, and g linearized, d⊥·u_t(λ) − (u_t·d) δφ = 0, is the equation
+          // d⊥·u_t(λ) + s ψ = 0 with s = −u_t·d / (μ λ_n) ≥ 0 at the forces of the pass
+          if (newton_ && now[c.row] > 0.0) {
+            unknowns.push_back({c.row, Eigen::Vector3d(0, -c.d[1], c.d[0]), 1.0, s, true});
+            across_diagonal.resize(unknowns.size(), 0.0);
+            across_diagonal.back() = std::max(0.0, -c.slip.dot(c.d)) / (mu[c.contact] * now[c.row]);
+          }
         }
-        return v;
-      };
+      }
+      const int m = static_cast<int>(unknowns.size());
+      if (m == 0) return false;
+      across_diagonal.resize(m, 0.0);
       Eigen::MatrixXd M(m, m), Mp(m, np), C(np, m);
       for (int b = 0; b < m; ++b) {
-        for (int a = 0; a < m; ++a) M(a, b) = column(eq[a], unknowns[b]);
-        for (int k = 0; k < np; ++k) C(k, b) = column(layout.cavity_row(k), unknowns[b]);
+        for (int a = 0; a < m; ++a) M(a, b) = equation(unknowns[a], [&](int row) { return w_along(row, unknowns[b]); });
+        for (int k = 0; k < np; ++k) C(k, b) = w_along(layout.cavity_row(k), unknowns[b]);
       }
+      for (int a = 0; a < m; ++a) M(a, a) += across_diagonal[a];
       // the small diagonal (a proximal term: it pulls towards the forces held now, so the answer
-      // at the fixed point is the unregularized one)
+      // at the fixed point is the unregularized one).  With newton, towards the forces of the
+      // pass before: the passes are then proximal-point iterations, which matters where the set's
+      // matrix is nearly singular (a stiff body on a few contacts: organic_object's bunny)
       const double eps = kSubspaceRegularization * M.diagonal().cwiseAbs().mean();
       M.diagonal().array() += eps;
+      const VecX& pull = newton_ ? now : lambda;
       for (int k = 0; k < np; ++k)
-        for (int a = 0; a < m; ++a) Mp(a, k) = W(eq[a], layout.cavity_row(k));
+        for (int a = 0; a < m; ++a)
+          Mp(a, k) = equation(unknowns[a], [&](int row) { return W(row, layout.cavity_row(k)); });
       VecX b(m);
-      for (int a = 0; a < m; ++a) b[a] = target(eq[a], u_free, gap, h) - rest[eq[a]] + eps * lambda[unknowns[a].row];
+      for (int a = 0; a < m; ++a) {
+        const Unknown& x = unknowns[a];
+        const double held = x.across ? x.c[1] * pull[x.row + 1] + x.c[2] * pull[x.row + 2] : pull[x.row];
+        b[a] = equation(x, [&](int row) { return target(row, u_free, gap, h) - rest[row]; }) + eps * held;
+      }
       const Eigen::PartialPivLU<Eigen::MatrixXd> lu(M);
       VecX y = lu.solve(b);
       VecX lp = lp0;
@@ -283,35 +336,54 @@ class SubspaceStep {
       for (const Member& c : set) trial.segment<3>(c.row).setZero();
       for (int a = 0; a < m; ++a) {
         const Unknown& x = unknowns[a];
-        trial[x.row] = y[a];
-        if (x.member >= 0) trial.segment<2>(x.row + 1) = mu[set[x.member].contact] * y[a] * set[x.member].d;
+        if (x.c[0] != 0.0) trial[x.row] += y[a] * x.c[0];
+        if (x.member >= 0) trial.segment<2>(x.row + 1) += x.scale * y[a] * x.c.tail<2>();
       }
       for (int k = 0; k < np; ++k) trial[layout.cavity_row(k)] = lp[k];
       // the active set: who leaves, who slides, who sticks (the sliding ones by their
-      // end-of-step slip, u_free + W λ on their tangents: one product for all)
+      // end-of-step slip, u_free + W λ on their tangents); with newton, who comes back
       VecX w_trial;
-      if (std::any_of(set.begin(), set.end(), [](const Member& c) { return c.held == Held::Slides; }))
-        w_trial.noalias() = W * trial;
+      if (newton_ || std::any_of(set.begin(), set.end(), [](const Member& c) { return c.held == Held::Slides; })) {
+        w_trial = u - u_free;
+        add_columns(W, trial - lambda, w_trial);
+      }
       bool moved = false;
+      double turned = 0.0;
       for (Member& c : set) {
-        if (c.held == Held::Out) continue;
+        if (c.held == Held::Out) {
+          // a contact that left the set and whose gap the set's forces close beyond zero comes
+          // back (once: a contact at the edge of the set would otherwise go in and out)
+          if (newton_ && c.entries < kSlidingEntries && gap[c.contact] / h + w_trial[c.row] < 0.0) {
+            c.held = mu[c.contact] == 0.0 ? Held::Normal : Held::Sticks;
+            ++c.entries, moved = true;
+          }
+          continue;
+        }
         const double ln = trial[c.row];
+        if (newton_) c.slip = u_free.segment<2>(c.row + 1) + w_trial.segment<2>(c.row + 1);
         if (!(ln > 0.0)) {
           c.held = Held::Out, moved = true;
         } else if (c.held == Held::Sticks) {
           const Eigen::Vector2d lt = trial.segment<2>(c.row + 1);
           if (lt.norm() > mu[c.contact] * ln) c.held = Held::Slides, c.d = lt.normalized(), moved = true;
         } else if (c.held == Held::Slides) {
+          if (newton_) {  // the turned direction, its friction back on the cone
+            const Eigen::Vector2d d = trial.segment<2>(c.row + 1).normalized();
+            turned = std::max(turned, (d - c.d).norm());
+            c.d = d;
+            trial.segment<2>(c.row + 1) = mu[c.contact] * ln * d;
+          }
           const Eigen::Vector2d ut = u_free.segment<2>(c.row + 1) + w_trial.segment<2>(c.row + 1);
           if (ut.dot(c.d) > 0.0) c.held = Held::Sticks, moved = true;
         }
       }
-      if (!moved) break;
+      now = trial;
+      if (!moved && !(turned > kTurnTolerance)) break;
     }
     return true;
   }
 
-  bool sliding_;
+  bool sliding_, newton_;
   std::vector<int> rows_, factored_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
   Eigen::MatrixXd Wap_, S_, Wpp_;
@@ -319,10 +391,11 @@ class SubspaceStep {
 
 // contacts and cavities (no soft rows): the Gauss-Seidel loop; u (= u_free + W λ) out.
 // subspace_every > 0: a subspace step after every that many sweeps (SubspaceStep; sliding: with
-// the sliding contacts)
+// the sliding contacts; newton: their directions turned by Newton's method)
 PgsResult pgs_rows(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
                    const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h,
-                   int max_iterations, double tolerance, int subspace_every, bool subspace_sliding, VecX& lambda,
+                   int max_iterations, double tolerance, int subspace_every, bool subspace_sliding, bool subspace_newton,
+                   VecX& lambda,
                    VecX& u) {
   const int nc = static_cast<int>(gap.size());
   const int np = static_cast<int>(cavities.size());
@@ -332,7 +405,7 @@ PgsResult pgs_rows(const Eigen::MatrixXd& W, const VecX& u_free, const std::vect
   // u = u_free + W λ kept up to date incrementally (column updates)
   u = u_free + W * lambda;
   VecX du(u.size());  // a contact's column update, evaluated here instead of a temporary per row
-  SubspaceStep subspace(subspace_sliding);
+  SubspaceStep subspace(subspace_sliding, subspace_newton);
   // the sweep after which the next subspace step runs; a step that did not lower the residual
   // (sliding contacts, which it holds fixed, dominate) doubles the wait for the next
   int subspace_wait = subspace_every, subspace_next = subspace_every;
@@ -408,7 +481,7 @@ class PgsSolver final : public ConstraintSolver {
     // own measure (the largest change in a sweep), and the caller takes the common residual
     VecX u;
     const PgsResult r = pgs_rows(*p.W, *p.u_free, *p.gap, *p.mu, *p.cavities, p.h, p.max_iterations, p.tolerance,
-                                 p.subspace_every, p.subspace_sliding, lambda, u);
+                                 p.subspace_every, p.subspace_sliding, p.subspace_newton, lambda, u);
     if (u.size() == p.u_free->size()) w_lambda = u - *p.u_free;
     else w_lambda.setZero(p.u_free->size());
     return r.iterations;

@@ -62,7 +62,8 @@ SolveResult solve_constraints_with(ConstraintSolver& method, const Eigen::Matrix
                                    const VecX& u_free, const std::vector<double>& gap,
                                    const std::vector<double>& mu, std::vector<CavityRow>& cavities,
                                    const std::vector<SoftRow>& soft, double h, int max_iterations,
-                                   double tolerance, VecX& lambda, int subspace_every, bool subspace_sliding) {
+                                   double tolerance, VecX& lambda, int subspace_every, bool subspace_sliding,
+                                   bool subspace_newton) {
   SolveResult result;
   const int nc = static_cast<int>(gap.size());
   const int np = static_cast<int>(cavities.size());
@@ -75,6 +76,7 @@ SolveResult solve_constraints_with(ConstraintSolver& method, const Eigen::Matrix
     p.tolerance = tolerance;
     p.subspace_every = subspace_every;
     p.subspace_sliding = subspace_sliding;
+    p.subspace_newton = subspace_newton;
     if (p.rows() == 0) return;
     VecX w_lambda;
     result.iterations = method.solve_rows(p, lo, w_lambda);

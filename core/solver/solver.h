@@ -51,6 +51,9 @@ struct RowProblem {
   int subspace_every = 0;
   /// pgs only: the subspace step holds the sliding contacts too (false: only those that stick)
   bool subspace_sliding = true;
+  /// pgs only, with subspace_sliding: the sliding contacts' directions turned by Newton's method
+  /// on their slip within the step (false: held at their directions from the sweeps)
+  bool subspace_newton = true;
   /// the rows of W, u_free, gap, mu, cavities at step h (the caps left at their defaults)
   static RowProblem of(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
                        const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h) {
@@ -100,7 +103,7 @@ SolveResult solve_constraints_with(ConstraintSolver& method, const Eigen::Matrix
                                    const std::vector<double>& mu, std::vector<CavityRow>& cavities,
                                    const std::vector<SoftRow>& soft, double h, int max_iterations,
                                    double tolerance, VecX& lambda, int subspace_every = 0,
-                                   bool subspace_sliding = true);
+                                   bool subspace_sliding = true, bool subspace_newton = true);
 
 /// What the gradient-type methods (apgd, uzawa, apgd_cuda) share: the linear term r of
 /// f(λ) = ½ λᵀWλ + rᵀλ (gap/h on normals, u_free on tangents, V_free/h on cavity rows) and

@@ -84,7 +84,7 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
   auto solve = [&](const VecX& u_free, const std::vector<double>& gaps) {  // warm-started from work.lambda
     return solve_constraints_with(*work.solver, work.W, work.compliance->device_matrix(layout.count()), u_free, gaps,
                                   mu, cavities, work.soft_rows, h, ss.max_iterations, ss.tolerance, work.lambda,
-                                  ss.subspace_every, ss.subspace_sliding);
+                                  ss.subspace_every, ss.subspace_sliding, ss.subspace_newton);
   };
   SolveResult r = solve(work.u_free, gap);
   // refinement against a kept factorization (method §7.6): W came from the kept A₀, the

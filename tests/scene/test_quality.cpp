@@ -225,6 +225,16 @@ TEST(Quality, TheSubspaceStepOnlyForThePgsAndOnlyWhereNobodySaidOtherwise) {
   scene_issues::expect_single_issue(doc, "/settings/solver/subspace_sliding", "belongs to the pgs method");
   doc["settings"]["solver"] = {{"method", "pgs"}, {"subspace_sliding", 1}};
   scene_issues::expect_single_issue(doc, "/settings/solver/subspace_sliding", "expected true or false");
+  // Newton's step on their slip directions: the same
+  doc["settings"]["solver"] = {{"method", "pgs"}};
+  EXPECT_TRUE(load(doc, Quality::Interactive).settings.solver.subspace_newton);
+  doc["settings"]["solver"] = {{"method", "pgs"}, {"subspace_newton", false}};
+  EXPECT_FALSE(load(doc, Quality::Interactive).settings.solver.subspace_newton);
+  EXPECT_TRUE(load(doc, Quality::Interactive).settings.solver.subspace_sliding) << "the sliding contacts stay";
+  doc["settings"]["solver"] = {{"method", "apgd"}, {"subspace_newton", true}};
+  scene_issues::expect_single_issue(doc, "/settings/solver/subspace_newton", "belongs to the pgs method");
+  doc["settings"]["solver"] = {{"method", "pgs"}, {"subspace_newton", "yes"}};
+  scene_issues::expect_single_issue(doc, "/settings/solver/subspace_newton", "expected true or false");
 }
 
 TEST(Quality, ABadInteractiveBlockIsReportedWithItsPointer) {

@@ -307,3 +307,69 @@ TEST(Pgs, AWarmStartChangesNoConvergedAnswerBeyondTheTolerance) {
         }
       }
 }
+
+// Newton's step on the slip directions (docs/method.md §8.9), on a rigid box on its four bottom
+// corners that slides and turns: every corner slips in another direction, and the box's lever
+// arms couple them (a force at one corner turns the box, which moves the others).  The sweeps
+// turn each corner's friction a little at a time, and the subspace step with the directions held
+// as the sweeps left them does not help; turned by Newton's method on the slip, the solve takes
+// one subspace step.
+TEST(Pgs, NewtonsStepOnTheSlipDirectionsSolvesASlidingTurningBoxInAFewSweeps) {
+  const double h = 0.01, g = 9.81, m = 0.2, a = 0.05, mu = 0.5;
+  const double inertia = m * (2 * a) * (2 * a) / 6.0;
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(12, 6);  // rows z, x, y per corner; columns v, ω
+  int k = 0;
+  for (const double x : {-a, a})
+    for (const double y : {-a, a}) {
+      const Vec3 r(x, y, -a);
+      const Vec3 dirs[3] = {Vec3::UnitZ(), Vec3::UnitX(), Vec3::UnitY()};
+      for (int d = 0; d < 3; ++d) {
+        J.block<1, 3>(3 * k + d, 0) = dirs[d].transpose();
+        J.block<1, 3>(3 * k + d, 3) = r.cross(dirs[d]).transpose();
+      }
+      ++k;
+    }
+  Eigen::VectorXd minv(6);
+  minv << 1 / m, 1 / m, 1 / m, 1 / inertia, 1 / inertia, 1 / inertia;
+  const Eigen::MatrixXd W = h * J * minv.asDiagonal() * J.transpose();
+  Eigen::VectorXd v_free(6);
+  v_free << 0.05, 0.02, -g * h, 0.0, 0.0, 1.0;  // 5 cm/s sideways, turning at 1 rad/s
+  const VecX u_free = J * v_free;
+  const std::vector<double> gap(4, -g * h * h), mus(4, mu);
+  std::vector<CavityRow> none;
+  auto solve = [&](VecX& lambda, int every, bool newton) {
+    lambda = VecX::Zero(12);
+    return solve_constraints_with(*make_pgs_solver(), W, nullptr, u_free, gap, mus, none, {}, h, 100000, 1e-10,
+                                  lambda, every, true, newton);
+  };
+  VecX plain, held, turned;
+  const SolveResult rp = solve(plain, 0, false), rh = solve(held, 10, false), rn = solve(turned, 10, true);
+  std::printf("a sliding, turning box: plain pgs %d sweeps, subspace step with the directions held %d, turned by "
+              "Newton's method %d\n", rp.iterations, rh.iterations, rn.iterations);
+  ASSERT_TRUE(rp.converged) << rp.residual;
+  ASSERT_TRUE(rh.converged) << rh.residual;
+  ASSERT_TRUE(rn.converged) << rn.residual;
+  EXPECT_LE(rn.iterations, 20);
+  EXPECT_GE(rh.iterations, 3 * rn.iterations) << "the held directions no longer slow the step: the test shows nothing";
+  // the forces on four corners of a rigid body are not unique (W has rank 6): each answer is
+  // checked against the contact law, not against the other
+  for (const VecX* l : {&plain, &turned}) {
+    SCOPED_TRACE(l == &plain ? "plain" : "turned");
+    const VecX u = u_free + W * *l;
+    double fz = 0.0;
+    for (int c = 0; c < 4; ++c) {
+      const double ln = (*l)[3 * c];
+      const Eigen::Vector2d lt = l->segment<2>(3 * c + 1), ut = u.segment<2>(3 * c + 1);
+      fz += ln;
+      ASSERT_GT(ut.norm(), 1e-4) << "corner " << c << " slides";
+      EXPECT_NEAR(lt.norm(), mu * ln, 1e-6 * m * g) << "corner " << c << ": on its cone";
+      EXPECT_LT(lt.dot(ut), -(1.0 - 1e-6) * lt.norm() * ut.norm()) << "corner " << c << ": friction against the slip";
+      // (the gap is at the free positions: the forces' velocity closes it)
+      EXPECT_NEAR(gap[c] / h + (u - u_free)[3 * c], 0.0, 1e-8) << "corner " << c << ": the gap closes";
+    }
+    EXPECT_NEAR(fz, m * g, 1e-8 * m * g) << "the corners carry the weight";
+  }
+  // the corners slip in different directions (the box turns)
+  const VecX u = u_free + W * turned;
+  EXPECT_LT(u.segment<2>(1).normalized().dot(u.segment<2>(10).normalized()), 0.9);
+}
