@@ -352,7 +352,7 @@ class SubspaceStep {
       for (Member& c : set) {
         if (c.held == Held::Out) {
           // a contact that left the set and whose gap the set's forces close beyond zero comes
-          // back (once: a contact at the edge of the set would otherwise go in and out)
+          // back (once per step: a bound that keeps the passes finite)
           if (newton_ && c.entries < kSlidingEntries && gap[c.contact] / h + w_trial[c.row] < 0.0) {
             c.held = mu[c.contact] == 0.0 ? Held::Normal : Held::Sticks;
             ++c.entries, moved = true;
@@ -394,9 +394,8 @@ class SubspaceStep {
 // the sliding contacts; newton: their directions turned by Newton's method)
 PgsResult pgs_rows(const Eigen::MatrixXd& W, const VecX& u_free, const std::vector<double>& gap,
                    const std::vector<double>& mu, std::vector<CavityRow>& cavities, double h,
-                   int max_iterations, double tolerance, int subspace_every, bool subspace_sliding, bool subspace_newton,
-                   VecX& lambda,
-                   VecX& u) {
+                   int max_iterations, double tolerance, int subspace_every, bool subspace_sliding,
+                   bool subspace_newton, VecX& lambda, VecX& u) {
   const int nc = static_cast<int>(gap.size());
   const int np = static_cast<int>(cavities.size());
   const ConstraintLayout layout{nc, np};
