@@ -197,13 +197,11 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
       r.issue(so.at("subspace_every"), "the subspace step belongs to the pgs method; method '" + s.solver.method +
                                            "' has none (set it to 0 or leave it out)");
     s.solver.subspace_sliding = so.boolean("subspace_sliding", s.solver.subspace_sliding);
-    if (solver->is_object() && solver->contains("subspace_sliding") && s.solver.method != "pgs")
-      r.issue(so.at("subspace_sliding"), "the subspace step belongs to the pgs method; method '" + s.solver.method +
-                                             "' has none (leave it out)");
     s.solver.subspace_newton = so.boolean("subspace_newton", s.solver.subspace_newton);
-    if (solver->is_object() && solver->contains("subspace_newton") && s.solver.method != "pgs")
-      r.issue(so.at("subspace_newton"), "the subspace step belongs to the pgs method; method '" + s.solver.method +
-                                            "' has none (leave it out)");
+    for (const char* key : {"subspace_sliding", "subspace_newton"})
+      if (solver->is_object() && solver->contains(key) && s.solver.method != "pgs")
+        r.issue(so.at(key), "the subspace step belongs to the pgs method; method '" + s.solver.method +
+                                "' has none (leave it out)");
   }
   if (const Json* fac = o.find("factorization")) {
     ObjectView fo(r, *fac, o.at("factorization"),

@@ -259,6 +259,7 @@ class SubspaceStep {
       double scale;        // of its tangential entries
       int member;          // a sliding member's index, else -1
       bool across;         // the force across the slip direction (newton)
+      double s;            // (across) s, added to its equation's diagonal
     };
     std::vector<Unknown> unknowns;
     // W(row, ·) along an unknown's pattern
@@ -275,35 +276,31 @@ class SubspaceStep {
     VecX now = lambda;  // the forces where this pass linearizes the slip directions (newton)
     for (int pass = 0; pass < kSlidingPasses; ++pass) {
       unknowns.clear();
-      std::vector<double> across_diagonal;  // the s of each unknown (below; 0 but across d)
       for (int s = 0; s < static_cast<int>(set.size()); ++s) {
         const Member& c = set[s];
         if (c.held == Held::Sticks) {
-          for (int r = 0; r < 3; ++r) unknowns.push_back({c.row + r, Eigen::Vector3d(1, 0, 0), 0.0, -1, false});
+          for (int r = 0; r < 3; ++r) unknowns.push_back({c.row + r, Eigen::Vector3d(1, 0, 0), 0.0, -1, false, 0.0});
         } else if (c.held == Held::Normal) {
-          unknowns.push_back({c.row, Eigen::Vector3d(1, 0, 0), 0.0, -1, false});
+          unknowns.push_back({c.row, Eigen::Vector3d(1, 0, 0), 0.0, -1, false, 0.0});
         } else if (c.held == Held::Slides) {
-          unknowns.push_back({c.row, Eigen::Vector3d(1, c.d[0], c.d[1]), mu[c.contact], s, false});
+          unknowns.push_back({c.row, Eigen::Vector3d(1, c.d[0], c.d[1]), mu[c.contact], s, false, 0.0});
           // Newton's step on the direction (method §8.9): the slip must run along d, g(φ) =
           // u_t·d⊥ = 0, d = (cos φ, sin φ).  With λ_t = μ λ_n d(φ) turned by δφ, the force across d
           // is ψ = μ λ_n δφ, and g linearized, d⊥·u_t(λ) − (u_t·d) δφ = 0, is the equation
           // d⊥·u_t(λ) + s ψ = 0 with s = −u_t·d / (μ λ_n) ≥ 0 at the forces of the pass
-          if (newton_ && now[c.row] > 0.0) {
-            unknowns.push_back({c.row, Eigen::Vector3d(0, -c.d[1], c.d[0]), 1.0, s, true});
-            across_diagonal.resize(unknowns.size(), 0.0);
-            across_diagonal.back() = std::max(0.0, -c.slip.dot(c.d)) / (mu[c.contact] * now[c.row]);
-          }
+          if (newton_ && now[c.row] > 0.0)
+            unknowns.push_back({c.row, Eigen::Vector3d(0, -c.d[1], c.d[0]), 1.0, s, true,
+                                std::max(0.0, -c.slip.dot(c.d)) / (mu[c.contact] * now[c.row])});
         }
       }
       const int m = static_cast<int>(unknowns.size());
       if (m == 0) return false;
-      across_diagonal.resize(m, 0.0);
       Eigen::MatrixXd M(m, m), Mp(m, np), C(np, m);
       for (int b = 0; b < m; ++b) {
         for (int a = 0; a < m; ++a) M(a, b) = equation(unknowns[a], [&](int row) { return w_along(row, unknowns[b]); });
         for (int k = 0; k < np; ++k) C(k, b) = w_along(layout.cavity_row(k), unknowns[b]);
       }
-      for (int a = 0; a < m; ++a) M(a, a) += across_diagonal[a];
+      for (int a = 0; a < m; ++a) M(a, a) += unknowns[a].s;
       // the small diagonal (a proximal term: it pulls towards the forces held now, so the answer
       // at the fixed point is the unregularized one).  With newton, towards the forces of the
       // pass before: the passes are then proximal-point iterations, which matters where the set's
