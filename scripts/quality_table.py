@@ -64,6 +64,7 @@ def main():
                            .replace('factorization/refinements=1', 'refined')
                            .replace('solver/subspace_every=10', 'subspace step')
                            .replace('cavity/unite_on_ring_change=false', 'carried cavities')
+                           .replace('cavity/follow_seal=true', 'seams followed')
                             for c in j['quality_changes'])
         nums = []
         for n in j['numbers']:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -136,6 +137,66 @@ void jitter_vertices(UnionMesh& m, double amplitude, std::uint64_t salt) {
     }
 }
 
+SeamFollowed follow_seam(CavityState& c, const std::vector<int>& slots,
+                         const std::vector<const std::vector<Tri>*>& triangles, const UnionVertexAt& at) {
+  auto body_of = [&](int slot) {
+    return static_cast<int>(std::find(slots.begin(), slots.end(), slot) - slots.begin());
+  };
+  struct Found {
+    double s = 0.0;  // along the edge
+    int face = -1;   // the triangle it crosses (-1: lost)
+    Vec3 bary;       // in that triangle
+  };
+  std::vector<Found> found(c.crossings.size());
+  SeamFollowed out;
+  for (size_t i = 0; i < c.crossings.size(); ++i) {
+    const SeamCrossing& x = c.crossings[i];
+    const SurfacePoint& e = c.vertices[x.edge_copy];
+    const SurfacePoint& f = c.vertices[x.face_copy];
+    const int be = body_of(e.slot), bf = body_of(f.slot);
+    const Tri& te = (*triangles[be])[e.triangle];
+    const Vec3 a = at(be, te[(x.edge_zero + 1) % 3]);
+    const Vec3 b = at(be, te[(x.edge_zero + 2) % 3]);
+    // where the edge crosses triangle t's plane, if that is inside t (reached: whether the edge
+    // crosses the plane at all)
+    auto cross = [&](int t, Found& into, bool* reached = nullptr) {
+      const Tri& tf = (*triangles[bf])[t];
+      const Vec3 p0 = at(bf, tf[0]), p1 = at(bf, tf[1]), p2 = at(bf, tf[2]);
+      const Vec3 n = (p1 - p0).cross(p2 - p0);
+      const double den = n.dot(b - a);
+      if (!(std::abs(den) > 0.0)) return false;
+      const double s = n.dot(p0 - a) / den;
+      if (!(s > 0.0 && s < 1.0)) return false;
+      if (reached) *reached = true;
+      const Vec3 q = a + s * (b - a);
+      const double nn = n.squaredNorm();  // q's barycentric coordinates: signed sub-areas
+      const double u = n.dot((p1 - q).cross(p2 - q)) / nn, v = n.dot((p2 - q).cross(p0 - q)) / nn;
+      const Vec3 bary(u, v, 1.0 - u - v);
+      if (!(bary.minCoeff() > 0.0)) return false;
+      into = {s, t, bary};
+      return true;
+    };
+    // the triangle it was in last, else the ring around the union's (the first that holds it)
+    bool reached = false;
+    bool held = cross(f.triangle, found[i], &reached);
+    for (int k = 0; k < x.ring_size && !held; ++k)
+      if (x.ring[k] != f.triangle) held = cross(x.ring[k], found[i], &reached);
+    if (!held) ++out.lost;
+    if (!reached) ++out.left;
+  }
+  for (size_t i = 0; i < c.crossings.size(); ++i) {
+    if (found[i].face < 0) continue;
+    const SeamCrossing& x = c.crossings[i];
+    Vec3& be = c.vertices[x.edge_copy].bary;
+    be[x.edge_zero] = 0.0;
+    be[(x.edge_zero + 1) % 3] = 1.0 - found[i].s;
+    be[(x.edge_zero + 2) % 3] = found[i].s;
+    c.vertices[x.face_copy].triangle = found[i].face;
+    c.vertices[x.face_copy].bary = found[i].bary;
+  }
+  return out;
+}
+
 namespace {
 /// Where faces of three or more bodies meet at one union vertex, the seam quads of its edges
 /// leave a small loop between the vertex's copies open: each such loop (the directed edges with
@@ -162,6 +223,59 @@ void close_junctions(CavityState& cav) {
     for (size_t k = 1; k + 1 < loop.size(); ++k)
       cav.triangles.push_back(Tri{loop[0], loop[k + 1], loop[k]});
   }
+}
+
+/// The seam vertices of a cavity as edges crossing triangles (SeamCrossing), from its copies
+/// (union vertex, body) -> cavity vertex; empty unless every seam vertex is one: two copies, one
+/// with exactly one barycentric coordinate 0 (on an edge of its triangle), the other with none
+/// (inside its triangle).  The union's input is jittered (kUnionJitter), so a crossing on a
+/// vertex or on two edges does not arise but by a chance of the order of the jitter.
+std::vector<SeamCrossing> seam_crossings(const CavityState& cav, const std::map<std::pair<int, int>, int>& copy,
+                                         const std::vector<UnionMesh>& meshes, const std::vector<int>& slots) {
+  constexpr double kOnEdge = 1e-9;  // a coordinate this small is the edge's (rounding of 0)
+  std::vector<SeamCrossing> out;
+  std::vector<std::vector<std::vector<int>>> vertex_triangles(meshes.size());  // per body, built when needed
+  auto ring_of = [&](SeamCrossing& x) {
+    const SurfacePoint& f = cav.vertices[x.face_copy];
+    const size_t body = static_cast<size_t>(std::find(slots.begin(), slots.end(), f.slot) - slots.begin());
+    std::vector<std::vector<int>>& vt = vertex_triangles[body];
+    const std::vector<Tri>& tris = meshes[body].triangles;
+    if (vt.empty()) {
+      vt.resize(meshes[body].vertices.size());
+      for (size_t t = 0; t < tris.size(); ++t)
+        for (int k = 0; k < 3; ++k) vt[tris[t][k]].push_back(static_cast<int>(t));
+    }
+    x.ring[x.ring_size++] = f.triangle;
+    for (int k = 0; k < 3; ++k)
+      for (int t : vt[tris[f.triangle][k]]) {
+        if (x.ring_size == SeamCrossing::kRing) return;
+        if (std::find(x.ring.begin(), x.ring.begin() + x.ring_size, t) == x.ring.begin() + x.ring_size)
+          x.ring[x.ring_size++] = t;
+      }
+  };
+  for (auto it = copy.begin(); it != copy.end();) {
+    auto end = it;
+    while (end != copy.end() && end->first.first == it->first.first) ++end;
+    const long copies = std::distance(it, end);
+    if (copies == 2) {
+      SeamCrossing x;
+      for (auto c = it; c != end; ++c) {
+        const Vec3& b = cav.vertices[c->second].bary;
+        int zeros = 0, zero = -1;
+        for (int k = 0; k < 3; ++k)
+          if (b[k] < kOnEdge) ++zeros, zero = k;
+        if (zeros == 0) x.face_copy = c->second;
+        else if (zeros == 1) x.edge_copy = c->second, x.edge_zero = zero;
+      }
+      if (x.edge_copy < 0 || x.face_copy < 0) return {};
+      ring_of(x);
+      out.push_back(x);
+    } else if (copies > 2) {
+      return {};
+    }
+    it = end;
+  }
+  return out;
 }
 }  // namespace
 
@@ -232,6 +346,7 @@ std::vector<CavityState> cavities_from_union(const std::vector<UnionComponent>& 
       }
     }
     close_junctions(cav);
+    cav.crossings = seam_crossings(cav, copy, meshes, slots);
     out.push_back(std::move(cav));
   }
   return out;

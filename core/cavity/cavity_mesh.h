@@ -2,6 +2,7 @@
 // volume gradient and area, and the point-in-mesh test used by tracking.  Plain meshes and
 // CavityState in, no Model/State/Workspace.
 #pragma once
+#include <functional>
 #include <cstdint>
 
 #include "cavity/cavity_state.h"
@@ -54,6 +55,28 @@ bool point_inside_mesh(const Points& x, const std::vector<Tri>& triangles, const
 /// exactly (tens of µs per throw in WebAssembly).  Cavity vertices stay barycentric in the
 /// input triangles, so evaluated at the bodies' real positions they lie on them exactly.
 void jitter_vertices(UnionMesh& m, double amplitude, std::uint64_t salt);
+
+/// A union input's vertex: body (the index in the group's slots) and vertex index -> its
+/// position (offset and jittered as for the union, stages/cavities.cpp).
+using UnionVertexAt = std::function<Vec3(int body, int vertex)>;
+
+/// What follow_seam found: the crossings found nowhere (`lost`: kept at their last place), and
+/// of them those whose edge no longer reaches the plane of their triangle (`left`: the surface
+/// moved off that edge, a change of the cavity's boundary that may open it).
+struct SeamFollowed {
+  int lost = 0;
+  int left = 0;
+};
+
+/// Moves a cavity's seam with its bodies (settings.cavity.follow_seal, docs/method.md §9.8):
+/// each of c.crossings is found again where its edge crosses its triangle in the union input
+/// given by `at` and `triangles` (triangles[b]: body slots[b]'s), and both its copies are put
+/// there, so that while no crossing leaves its edge or triangle the cavity is the one a union of
+/// that input would find (its volume to rounding).  A crossing whose edge now crosses the plane
+/// outside its triangle moves to the triangle of its ring (SeamCrossing::ring) that the edge
+/// does cross; one that finds none keeps its last place (SeamFollowed).
+SeamFollowed follow_seam(CavityState& c, const std::vector<int>& slots,
+                         const std::vector<const std::vector<Tri>*>& triangles, const UnionVertexAt& at);
 
 /// The cavities of a union of the meshes of one group of bodies (meshes[i] is body slot
 /// slots[i]; components from mesh_union_components(meshes)): every component but the outer

@@ -2,8 +2,11 @@
 // mesh whose vertices are points on the bodies' collision surfaces, and its air; the sealing
 // contacts and the groups of bodies they join (§9.4).
 #pragma once
+#include <array>
 #include <compare>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "common/types.h"
 
@@ -15,6 +18,21 @@ struct SurfacePoint {
   int slot = -1;
   int triangle = -1;
   Vec3 bary = Vec3::Zero();
+};
+
+/// A seam vertex of a union: where an edge of one body's union input crosses a triangle of
+/// another's.  Its two copies (cavity vertices) lie on the edge (one barycentric coordinate 0,
+/// `edge_zero`) and inside the triangle; between unions both are found again where that edge
+/// crosses that triangle at the current shape (cavity.follow_seal; docs/method.md §9.8).
+struct SeamCrossing {
+  static constexpr int kRing = 24;
+  int edge_copy = -1;  // the copy on the edge's body: its triangle has the edge
+  int edge_zero = -1;  // the corner of that triangle opposite the edge (its coordinate is 0)
+  int face_copy = -1;  // the copy on the crossed triangle's body
+  /// the triangles that share a vertex with the one the union found it in (that one first): the
+  /// crossing may move onto them (where the surface is flat to second order; method §9.8)
+  std::array<int, kRing> ring{};
+  int ring_size = 0;
 };
 
 struct CavityState {
@@ -32,6 +50,14 @@ struct CavityState {
   double seam_area0 = 0.0;        // seam area when detected (the sealing offset) [m²]
   double volume0 = 0.0;           // volume at the shape it was detected at (its union's) [m³]
   bool dormant = false;           // flattened: remembered (with its air) but exerts no force
+  /// every seam vertex of its union as an edge crossing a triangle, when each is one (two bodies
+  /// meet there, one on an edge, one inside a triangle); empty otherwise (cavity.follow_seal)
+  std::vector<SeamCrossing> crossings;
+  /// the union input's displacement of the body vertices the crossings are found with (their
+  /// edges' ends, their rings' corners): the sealing offset and the jitter at the union, keyed by
+  /// (slot << 32 | vertex), ascending.  The seam follows the bodies' motion with them, not the
+  /// changes of the seals since (those decide the next union, docs/method.md §9.8).
+  std::vector<std::pair<std::uint64_t, Vec3>> seam_input;
 };
 
 /// A seal at the shape the seal is judged on, from a contact within the sealing distance: its

@@ -239,6 +239,10 @@ struct CavitySettings {
   /// `carry_cavities`): not when they change only within the ring of a cavity that is still near
   /// the shape it was found at; the cavity is carried on (stages/cavities.cpp, method §9.1)
   bool unite_on_ring_change = true;
+  /// true (the interactive quality's `carry_cavities`): between unions a cavity's seam vertices
+  /// are found again where the bodies' union input crosses now, and a union runs when one leaves
+  /// its edge or triangle (stages/cavities.cpp, method §9.8)
+  bool follow_seal = false;
 };
 
 struct Settings {

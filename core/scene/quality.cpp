@@ -165,16 +165,19 @@ std::vector<std::string> apply_interactive(Json& doc, const InteractiveRules& ru
       changes.push_back("/settings/solver/subspace_every=" + std::to_string(rules.solver_subspace));
     }
   }
-  // cavities carried while their seals change only within their ring (stages/cavities.cpp)
-  if (rules.carry_cavities && !user_set(user_pointers, "/settings/cavity/unite_on_ring_change")) {
-    const Json* cavity = child(settings, "cavity");
-    if (!cavity || (cavity->is_object() && !cavity->contains("unite_on_ring_change"))) {
+  // cavities carried while their seals change only within their ring, their seams following
+  // the bodies (stages/cavities.cpp)
+  if (rules.carry_cavities)
+    for (const auto& [key, value] : {std::pair<const char*, bool>{"unite_on_ring_change", false}, {"follow_seal", true}}) {
+      const std::string pointer = std::string("/settings/cavity/") + key;
+      if (user_set(user_pointers, pointer)) continue;
+      const Json* cavity = child(settings, "cavity");
+      if (cavity && !(cavity->is_object() && !cavity->contains(key))) continue;
       Json& co = settings["cavity"];
       if (co.is_null()) co = Json::object();
-      co["unite_on_ring_change"] = false;
-      changes.push_back("/settings/cavity/unite_on_ring_change=false");
+      co[key] = value;
+      changes.push_back(pointer + (value ? "=true" : "=false"));
     }
-  }
   if (settings.empty()) doc.erase("settings");
   // coarser generated FEM meshes, only where the scene allows it
   if (rules.max_resolution > 0)

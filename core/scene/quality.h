@@ -40,7 +40,8 @@ struct InteractiveRules {
   /// 0: the scene's own setting
   int solver_subspace = 10;
   /// a cavity carried while its group's seals change only within its ring
-  /// (CavitySettings::unite_on_ring_change = false): a union only where a cavity may start or open
+  /// (CavitySettings::unite_on_ring_change = false): a union only where a cavity may start or
+  /// open; its seam following the bodies between unions (CavitySettings::follow_seal = true)
   bool carry_cavities = true;
   std::vector<std::string> compare;  // the story numbers `suction quality` compares (empty: defaults)
 };

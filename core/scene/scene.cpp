@@ -227,7 +227,7 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
   if (const Json* cav = o.find("cavity")) {
     ObjectView co(r, *cav, o.at("cavity"),
                   {"enabled", "p_max", "sealing_distance", "leak_rate", "remesh_seam_ratio",
-                   "flattened_volume_ratio", "unite_on_ring_change", "gas"},
+                   "flattened_volume_ratio", "unite_on_ring_change", "follow_seal", "gas"},
                   "a cavity settings object");
     if (co.valid()) {
       CavitySettings& c = s.cavity;
@@ -242,6 +242,7 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
       c.flattened_volume_ratio =
           co.number("flattened_volume_ratio", c.flattened_volume_ratio, Bounds::non_negative());
       c.unite_on_ring_change = co.boolean("unite_on_ring_change", c.unite_on_ring_change);
+      c.follow_seal = co.boolean("follow_seal", c.follow_seal);
       if (const Json* gas = co.find("gas")) read_gas(r, *gas, co.at("gas"), c.gas);
     } else {
       s.cavity.p_max = s.p_atm;

@@ -165,8 +165,10 @@ bool only_ring_changed(const Model& model, const CavityBook& book, const Workspa
 
 /// Job 1: this step's sealing groups against the last update's (book.sealing_contacts, then
 /// replaced by this step's).  A cavity whose bodies were all in one group and no longer are has
-/// lost its seal: it is released (into `ledger`'s books when given).  Returns the groups that
-/// need a new union: new or changed groups (other bodies or other sealing contacts), and
+/// lost its seal: it is released (into `ledger`'s books when given).  With cavity.follow_seal the
+/// active cavities of a group whose bodies did not change move their seams to where the union's
+/// input crosses now (follow_seam), before the tests below look at them.  Returns the groups
+/// that need a new union: new or changed groups (other bodies or other sealing contacts), and
 /// unchanged ones where an active cavity's seam opened.
 std::vector<SealGroup> plan_unions(const Model& model, CavityBook& book, const Workspace& work,
                                    AirLedger* ledger) {
@@ -184,11 +186,30 @@ std::vector<SealGroup> plan_unions(const Model& model, CavityBook& book, const W
   std::vector<SealGroup> unite;
   for (const SealGroup& g : groups) {
     bool changed = std::find(before.begin(), before.end(), g) == before.end();
-    if (changed && !model.settings.cavity.unite_on_ring_change) {
-      const auto same_bodies =
-          std::find_if(before.begin(), before.end(), [&](const SealGroup& b) { return b.slots == g.slots; });
-      if (same_bodies != before.end() && only_ring_changed(model, book, work, *same_bodies, g)) changed = false;
+    const auto same_bodies =
+        std::find_if(before.begin(), before.end(), [&](const SealGroup& b) { return b.slots == g.slots; });
+    if (model.settings.cavity.follow_seal && same_bodies != before.end()) {
+      std::vector<const std::vector<Tri>*> triangles;
+      for (int slot : g.slots) triangles.push_back(&slot_surface(model, slot).triangles);
+      for (CavityState& c : book.cavities) {
+        if (c.dormant || c.seam_input.empty() || !g.contains(c.slots)) continue;
+        // the union's input moved with the bodies: x_t and the displacement the union gave each
+        // vertex, so that the seam follows their motion and not the seals that started or
+        // stopped since (those are the union tests' below); a crossing found nowhere keeps its
+        // place
+        follow_seam(c, g.slots, triangles, [&](int body, int v) {
+          const int slot = g.slots[body];
+          const std::uint64_t key = static_cast<std::uint64_t>(slot) << 32 | static_cast<std::uint32_t>(v);
+          const auto it = std::lower_bound(c.seam_input.begin(), c.seam_input.end(), key,
+                                           [](const auto& e, std::uint64_t k) { return e.first < k; });
+          const Vec3& x = work.surface_x_t[slot][v];
+          return it != c.seam_input.end() && it->first == key ? Vec3(x + it->second) : x;
+        });
+      }
     }
+    if (changed && !model.settings.cavity.unite_on_ring_change && same_bodies != before.end() &&
+        only_ring_changed(model, book, work, *same_bodies, g))
+      changed = false;
     for (const CavityState& c : book.cavities)
       if (!changed && !c.dormant && g.contains(c.slots)) changed = seam_opened(model, work, c);
     if (changed) unite.push_back(g);
@@ -257,6 +278,32 @@ std::string slots_text(const std::vector<int>& slots) {
   return s;
 }
 
+/// cavity.follow_seal: the union input's displacement (offset and jitter) of the vertices c's
+/// seam crossings are found with, kept in c.seam_input.
+void keep_seam_input(const Model& model, const Workspace& work, const SealGroup& group,
+                     const std::vector<UnionMesh>& meshes, CavityState& c) {
+  auto body_of = [&](int slot) {
+    return static_cast<size_t>(std::lower_bound(group.slots.begin(), group.slots.end(), slot) - group.slots.begin());
+  };
+  std::vector<std::uint64_t> keys;
+  auto add = [&](int slot, int triangle) {
+    for (int v : slot_surface(model, slot).triangles[triangle])
+      keys.push_back(static_cast<std::uint64_t>(slot) << 32 | static_cast<std::uint32_t>(v));
+  };
+  for (const SeamCrossing& x : c.crossings) {
+    add(c.vertices[x.edge_copy].slot, c.vertices[x.edge_copy].triangle);
+    for (int k = 0; k < x.ring_size; ++k) add(c.vertices[x.face_copy].slot, x.ring[k]);
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  c.seam_input.clear();
+  c.seam_input.reserve(keys.size());
+  for (std::uint64_t key : keys) {
+    const int slot = static_cast<int>(key >> 32), v = static_cast<int>(key & 0xffffffffULL);
+    c.seam_input.emplace_back(key, meshes[body_of(slot)].vertices[v] - work.surface_x_t[slot][v]);
+  }
+}
+
 /// Job 2: the cavities of one group's union (vertices and triangles; no air yet).  A failed
 /// union is recorded in the workspace (reported by the simulation) and returns false: the
 /// group's cavities are then kept as they were, and the union is retried at the next change.
@@ -287,6 +334,9 @@ bool unite_group(const Model& model, double time, Workspace& work, const SealGro
     return false;
   }
   fresh = cavities_from_union(comps, meshes, group.slots);
+  if (model.settings.cavity.follow_seal)
+    for (CavityState& c : fresh)
+      if (!c.crossings.empty()) keep_seam_input(model, work, group, meshes, c);
   std::vector<SurfaceRepair> surface_repairs;
   for (const UnionRepair& r : repairs) surface_repairs.push_back({group.slots[r.mesh], r.crossing_pairs, r.where, r.max_move});
   work.surface_repairs.insert(work.surface_repairs.end(), surface_repairs.begin(), surface_repairs.end());

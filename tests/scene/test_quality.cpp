@@ -59,16 +59,19 @@ TEST(Quality, InteractiveDoublesTheStepAndKeepsTheFactorization) {
   EXPECT_FALSE(m.settings.factorization.follow_rotation) << "the turned factor only where a scene asks";
   EXPECT_EQ(m.settings.solver.subspace_every, 10) << "the pgs's subspace step";
   EXPECT_FALSE(m.settings.cavity.unite_on_ring_change) << "cavities carried through ring changes";
-  ASSERT_EQ(m.quality_changes.size(), 5u);
+  EXPECT_TRUE(m.settings.cavity.follow_seal) << "their seams following the bodies";
+  ASSERT_EQ(m.quality_changes.size(), 6u);
   EXPECT_EQ(m.quality_changes[0], "/settings/dt=0.02");
   EXPECT_EQ(m.quality_changes[1], "/settings/factorization/reuse=true");
   EXPECT_EQ(m.quality_changes[2], "/settings/factorization/refinements=1");
   EXPECT_EQ(m.quality_changes[3], "/settings/solver/subspace_every=10");
   EXPECT_EQ(m.quality_changes[4], "/settings/cavity/unite_on_ring_change=false");
+  EXPECT_EQ(m.quality_changes[5], "/settings/cavity/follow_seal=true");
   EXPECT_EQ(m.settings.factorization.refinements, 1) << "the solve refined against the step's matrix";
   EXPECT_EQ(ref.settings.factorization.refinements, 0);
   EXPECT_EQ(ref.settings.solver.subspace_every, 0) << "the reference is the paper's Algorithm 2";
   EXPECT_TRUE(ref.settings.cavity.unite_on_ring_change) << "the reference unites on every seal change";
+  EXPECT_FALSE(ref.settings.cavity.follow_seal) << "... and its seams stay on the union's points";
   // the meshes are the reference's unless the scene allows coarser ones
   EXPECT_EQ(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());
 }
@@ -80,7 +83,7 @@ TEST(Quality, TheStepIsCappedAndNeverShortened) {
   doc["settings"]["dt"] = 0.025;  // already above the cap: kept
   Model m = load(doc, Quality::Interactive);
   EXPECT_DOUBLE_EQ(m.settings.dt, 0.025);
-  ASSERT_EQ(m.quality_changes.size(), 4u);  // the factorization (kept, its solve refined), the solver and the cavities only
+  ASSERT_EQ(m.quality_changes.size(), 5u);  // the factorization (kept, its solve refined), the solver and the cavities only
   doc["settings"]["dt"] = 0.002;
   doc["settings"]["interactive"] = {{"time_step_factor", 3}, {"max_dt", 0.005}};
   EXPECT_DOUBLE_EQ(load(doc, Quality::Interactive).settings.dt, 0.005);
@@ -125,7 +128,7 @@ TEST(Quality, ASceneCanTurnTheKeptFactorizationWithItsNodes) {
   EXPECT_TRUE(m.settings.factorization.reuse);
   EXPECT_TRUE(m.settings.factorization.follow_rotation);
   EXPECT_EQ(m.settings.factorization.max_cg_iterations, 6);
-  ASSERT_EQ(m.quality_changes.size(), 6u);
+  ASSERT_EQ(m.quality_changes.size(), 7u);
   EXPECT_EQ(m.quality_changes[2], "/settings/factorization/follow_rotation=true");
   const Model ref = load(doc, Quality::Reference);
   EXPECT_FALSE(ref.settings.factorization.reuse);
@@ -151,17 +154,17 @@ TEST(Quality, CoarserGeneratedMeshesOnlyWhereTheSceneAllowsThem) {
   doc["settings"]["interactive"] = {{"max_resolution", 12}};
   const Model ref = load(doc, Quality::Reference);
   const Model m = load(doc, Quality::Interactive);
-  ASSERT_EQ(m.quality_changes.size(), 6u);
-  EXPECT_EQ(m.quality_changes[5], "/bodies/0/mesh/resolution=12");
+  ASSERT_EQ(m.quality_changes.size(), 7u);
+  EXPECT_EQ(m.quality_changes[6], "/bodies/0/mesh/resolution=12");
   EXPECT_LT(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());  // 12 segments around, not 16
   // a resolution below the cap, or written as an expression, is left as it is
   doc["bodies"][0]["mesh"]["resolution"] = 10;
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 5u);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 6u);
   doc["bodies"][0]["mesh"]["resolution"] = "=8 + 8";
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 5u);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 6u);
   // the user's own resolution wins
   doc["bodies"][0]["mesh"]["resolution"] = 16;
-  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/0/mesh/resolution=20")}).quality_changes.size(), 5u);
+  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/0/mesh/resolution=20")}).quality_changes.size(), 6u);
 }
 
 TEST(Quality, CoarserGeneratedBoxesKeepTheirProportionsOnlyWhereTheSceneAllowsThem) {
@@ -169,11 +172,11 @@ TEST(Quality, CoarserGeneratedBoxesKeepTheirProportionsOnlyWhereTheSceneAllowsTh
   doc["bodies"].push_back(Json::parse(R"({"name": "jelly", "type": "fem", "material": "silicone",
     "mesh": {"generator": "box", "size": [0.05, 0.05, 0.05], "cells": [10, 10, 6]}, "position": [0, 0, 0.1]})"));
   const Model ref = load(doc, Quality::Reference);
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 5u) << "not without the scene's word";
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 6u) << "not without the scene's word";
   doc["settings"]["interactive"] = {{"max_cells", 7}};
   const Model m = load(doc, Quality::Interactive);
-  ASSERT_EQ(m.quality_changes.size(), 6u);
-  EXPECT_EQ(m.quality_changes[5], "/bodies/2/mesh/cells=[7,7,4]") << "10 10 6 × 7/10, rounded";
+  ASSERT_EQ(m.quality_changes.size(), 7u);
+  EXPECT_EQ(m.quality_changes[6], "/bodies/2/mesh/cells=[7,7,4]") << "10 10 6 × 7/10, rounded";
   EXPECT_EQ(m.fem[1].rest.nodes.size(), 8u * 8u * 5u);
   EXPECT_EQ(ref.fem[1].rest.nodes.size(), 11u * 11u * 7u);
   EXPECT_EQ(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size()) << "the cup is no box";
@@ -183,12 +186,12 @@ TEST(Quality, CoarserGeneratedBoxesKeepTheirProportionsOnlyWhereTheSceneAllowsTh
   doc["bodies"][2]["mesh"]["cells"] = {20, 10, 1};
   EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.back(), "/bodies/2/mesh/cells=[2,1,1]");
   doc["bodies"][2]["mesh"]["cells"] = {2, 2, 1};
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 5u);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 6u);
   doc["bodies"][2]["mesh"]["cells"] = {"=5 + 5", 10, 6};
-  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 5u);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 6u);
   // the user's own cells win, and a bad cap is named
   doc["bodies"][2]["mesh"]["cells"] = {10, 10, 6};
-  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/2/mesh/cells=[9,9,9]")}).quality_changes.size(), 5u);
+  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/2/mesh/cells=[9,9,9]")}).quality_changes.size(), 6u);
   doc["settings"]["interactive"] = {{"max_cells", 0}};
   scene_issues::expect_single_issue(doc, "/settings/interactive/max_cells", ">= 1");
 }
@@ -270,12 +273,22 @@ TEST(Quality, ABadInteractiveBlockIsReportedWithItsPointer) {
 
 }  // namespace
 // carry_cavities: on by default at interactive quality, off by the scene's rule, never over the
-// user's or the scene's own cavity.unite_on_ring_change
+// user's or the scene's own cavity.unite_on_ring_change or cavity.follow_seal
 TEST(Quality, CavitiesAreCarriedThroughRingChangesUnlessTheSceneOrTheUserSaysSo) {
   Json doc = cup_scene();
   EXPECT_FALSE(load(doc, Quality::Interactive).settings.cavity.unite_on_ring_change);
+  EXPECT_TRUE(load(doc, Quality::Interactive).settings.cavity.follow_seal);
   doc["settings"]["interactive"] = {{"carry_cavities", false}};
   EXPECT_TRUE(load(doc, Quality::Interactive).settings.cavity.unite_on_ring_change) << "the scene's rule";
+  EXPECT_FALSE(load(doc, Quality::Interactive).settings.cavity.follow_seal) << "the scene's rule";
+  doc = cup_scene();
+  doc["settings"]["cavity"]["follow_seal"] = false;
+  const Model kept = load(doc, Quality::Interactive);
+  EXPECT_FALSE(kept.settings.cavity.follow_seal) << "the scene's own setting";
+  EXPECT_FALSE(kept.settings.cavity.unite_on_ring_change) << "the other half of the rule still applies";
+  EXPECT_FALSE(load(cup_scene(), Quality::Interactive, {parse_override("/settings/cavity/follow_seal=false")})
+                   .settings.cavity.follow_seal)
+      << "the user's override";
   doc = cup_scene();
   doc["settings"]["cavity"]["unite_on_ring_change"] = true;
   const Model own = load(doc, Quality::Interactive);
