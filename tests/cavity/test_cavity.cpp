@@ -476,6 +476,7 @@ TEST(CavitySeam, AFollowedSeamIsTheFreshUnionsWhileItsVerticesKeepTheirTriangles
   const Followed f = follow_a_moved_dome(plate(0.0), 1.002, 2.5e-5);
   ASSERT_EQ(f.fresh_cavities, 1);
   EXPECT_EQ(f.lost, 0);
+  EXPECT_EQ(f.left, 0);
   EXPECT_EQ(f.moved_on, 0) << "the plate's top is two triangles";
   EXPECT_NEAR(f.followed, f.fresh, 1e-12 * f.fresh);
   EXPECT_GT(std::abs(f.held / f.fresh - 1.0), 1e-6) << "held at the union's points it is not";
@@ -500,6 +501,9 @@ TEST(CavitySeam, ASeamWhoseEdgesLeaveTheSurfaceIsLostAndKeepsItsPlace) {
   const Followed f = follow_a_moved_dome(plate(0.0), 1.0, 1e-4);
   EXPECT_EQ(f.fresh_cavities, 0);
   EXPECT_EQ(f.lost, 98) << "all of them";
+  // the dome's 96 edges (two per segment of its inner wall) no longer reach the plate; the
+  // plate's diagonal, which crossed the wall twice, still meets the wall's planes, below it
+  EXPECT_EQ(f.left, 96);
   EXPECT_EQ(f.followed, f.held);
 }
 
