@@ -1,4 +1,5 @@
 // Recursive-descent evaluator of scene expressions.  Grammar:
+//   compare := expr (('<' | '<=' | '>' | '>=' | '==' | '!=') expr)?   (1 when true, else 0)
 //   expr    := term (('+' | '-') term)*
 //   term    := unary (('*' | '/') unary)*
 //   unary   := ('-' | '+') unary | power
@@ -47,7 +48,7 @@ class Parser {
   double parse() {
     skip_space();
     if (pos_ == s_.size()) throw ExpressionError("empty expression");
-    double v = expr();
+    double v = compare();
     skip_space();
     if (pos_ != s_.size()) fail(std::string("unexpected '") + s_[pos_] + "'");
     return v;
@@ -84,6 +85,22 @@ class Parser {
     }
   }
 
+  // a comparison is 1 when it holds and 0 when not (one per expression or parentheses: a < b < c
+  // is refused), so that a value can depend on a condition: "=12 + 8 * (R_mm > 0)"
+  double compare() {
+    const double a = expr();
+    double (*op)(double, double) = nullptr;
+    if (eat("<=")) op = [](double x, double y) { return x <= y ? 1.0 : 0.0; };
+    else if (eat(">=")) op = [](double x, double y) { return x >= y ? 1.0 : 0.0; };
+    else if (eat("==")) op = [](double x, double y) { return x == y ? 1.0 : 0.0; };
+    else if (eat("!=")) op = [](double x, double y) { return x != y ? 1.0 : 0.0; };
+    else if (eat("<")) op = [](double x, double y) { return x < y ? 1.0 : 0.0; };
+    else if (eat(">")) op = [](double x, double y) { return x > y ? 1.0 : 0.0; };
+    if (!op) return a;
+    const double v = op(a, expr());
+    if (at("<") || at(">") || at("==") || at("!=")) fail("a chained comparison: write each in its own parentheses");
+    return v;
+  }
   double expr() {
     double v = term();
     for (;;) {
@@ -127,7 +144,7 @@ class Parser {
     if (is_digit(c) || c == '.') return number();
     if (is_name_start(c)) return name();
     if (eat("(")) {
-      double v = expr();
+      double v = compare();
       expect(')');
       return v;
     }
@@ -171,8 +188,8 @@ class Parser {
 
   double call(const std::string& id) {
     expect('(');
-    std::vector<double> args{expr()};
-    while (eat(",")) args.push_back(expr());
+    std::vector<double> args{compare()};
+    while (eat(",")) args.push_back(compare());
     expect(')');
     for (const auto& f : kFunctions1) {
       if (id != f.name) continue;

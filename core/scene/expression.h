@@ -18,7 +18,8 @@ class ExpressionError : public std::runtime_error {
 constexpr int kMaxExpressionDepth = 200;
 
 /// Evaluates `text` (without the leading '='): numbers (1, 2.5, 1e-3), + - * /, ^ or ** (power,
-/// right-associative, binds tighter than unary minus: -2^2 = -4), parentheses, functions
+/// right-associative, binds tighter than unary minus: -2^2 = -4), one comparison < <= > >= ==
+/// != (1 when it holds, 0 when not; below + and -, one per expression or parentheses), parentheses, functions
 /// sin cos tan asin acos atan sqrt abs exp log (1 argument) and min max (2 arguments), the
 /// constant pi, and the given variables.  Throws ExpressionError, also for an expression
 /// nested deeper than kMaxExpressionDepth (parentheses, calls, signs, '^' chains).

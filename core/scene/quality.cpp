@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "common/error.h"
 #include "mesh/generators.h"
+#include "scene/expression.h"
 #include "scene/scene_build.h"
 
 namespace suction {
@@ -41,19 +43,21 @@ int default_resolution(const std::string& generator) {
   if (generator == "cup") return CupParams{}.resolution;
   if (generator == "cylinder") return kCylinderResolution;
   if (generator == "sphere") return kSphereResolution;
+  if (generator == "curved_slab") return kCurvedSlabResolution;
   return 0;
 }
 
-/// f(mesh, generator, pointer of the mesh) for every FEM body whose mesh is made by a generator
+/// f(mesh, generator, pointer of the mesh) for every body whose mesh is made by a generator:
+/// the FEM bodies (fem true) or the others, whose generated mesh is a surface (fem false)
 template <class F>
-void for_each_generated_fem_mesh(Json& doc, F&& f) {
+void for_each_generated_mesh(Json& doc, bool fem, F&& f) {
   if (!doc.contains("bodies") || !doc["bodies"].is_array()) return;
   Json& bodies = doc["bodies"];
   for (size_t i = 0; i < bodies.size(); ++i) {
     Json& body = bodies[i];
     const Json* type = child(body, "type");
     Json* mesh = body.is_object() && body.contains("mesh") ? &body["mesh"] : nullptr;
-    if (!type || *type != "fem" || !mesh || !mesh->is_object()) continue;
+    if (!type || !type->is_string() || (*type == "fem") != fem || !mesh || !mesh->is_object()) continue;
     const Json* gen = child(*mesh, "generator");
     if (!gen || !gen->is_string()) continue;
     f(*mesh, gen->get<std::string>(), "/bodies/" + std::to_string(i) + "/mesh");
@@ -69,13 +73,15 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   if (!v) return rules;
   ObjectView o(r, *v, "/settings/interactive",
                {"enabled", "time_step_factor", "max_dt", "factorization_reuse", "follow_rotation",
-                "refinements", "max_resolution", "max_cells", "solver_subspace", "carry_cavities", "compare"},
+                "refinements", "max_resolution", "max_cells", "max_surface_resolution", "solver_subspace",
+                "carry_cavities", "compare"},
                "an interactive-quality object {\"enabled\": bool, \"time_step_factor\": x, \"max_dt\": s, "
                "\"factorization_reuse\": bool, \"follow_rotation\": bool, \"refinements\": n, "
-               "\"max_resolution\": n, \"max_cells\": n, \"solver_subspace\": n, \"carry_cavities\": bool, "
+               "\"max_resolution\": n, \"max_cells\": n, \"max_surface_resolution\": n, \"solver_subspace\": n, \"carry_cavities\": bool, "
                "\"compare\": [...]}");
   if (!o.valid()) return rules;
-  // read before the parameters are evaluated (it changes what they see): plain numbers only
+  // read before the parameters are evaluated (it changes what they see): plain numbers only,
+  // but for the resolution caps, which may be expressions written into the meshes
   auto plain = [&](const char* key) {
     const Json* x = o.find(key);
     if (x && x->is_string()) {
@@ -92,8 +98,35 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   rules.follow_rotation = o.boolean("follow_rotation", rules.follow_rotation);
   rules.carry_cavities = o.boolean("carry_cavities", rules.carry_cavities);
   if (plain("refinements")) rules.refinements = o.integer("refinements", rules.refinements, Bounds::at_least(0));
-  if (plain("max_resolution")) rules.max_resolution = o.integer("max_resolution", 0, Bounds::at_least(6));
+  // a resolution cap may be an expression of the parameters ("=12 + 8 * (R_mm > 0)"): it is
+  // written into the meshes as one and evaluated with them; its syntax and names are checked here
+  auto cap = [&](const char* key, ResolutionCap& out) {
+    const Json* x = o.find(key);
+    if (!x) return;
+    if (x->is_string() && x->get<std::string>().starts_with("=")) {
+      const std::string text = x->get<std::string>().substr(1);
+      std::map<std::string, double> names;  // every declared parameter at its plain default, else 1
+      if (const Json* ps = child(doc, "parameters"); ps && ps->is_object())
+        for (const auto& [name, p] : ps->items()) {
+          const Json* d = p.is_object() ? child(p, "default") : nullptr;
+          names[name] = d && is_finite_number(d) ? d->get<double>() : 1.0;
+        }
+      try {
+        evaluate_expression(text, names);
+      } catch (const ExpressionError& e) {
+        if (std::string(e.what()).find("not finite") == std::string::npos) {
+          r.issue(o.at(key), e.what());
+          return;
+        }
+      }
+      out.expression = text;
+      return;
+    }
+    out.value = o.integer(key, 0, Bounds::at_least(6));
+  };
+  cap("max_resolution", rules.max_resolution);
   if (plain("max_cells")) rules.max_cells = o.integer("max_cells", 0, Bounds::at_least(1));
+  cap("max_surface_resolution", rules.max_surface_resolution);
   if (plain("solver_subspace"))
     rules.solver_subspace = o.integer("solver_subspace", rules.solver_subspace, Bounds::at_least(0));
   if (const Json* c = o.find("compare")) {
@@ -179,24 +212,35 @@ std::vector<std::string> apply_interactive(Json& doc, const InteractiveRules& ru
       changes.push_back(pointer + (value ? "=true" : "=false"));
     }
   if (settings.empty()) doc.erase("settings");
-  // coarser generated FEM meshes, only where the scene allows it
-  if (rules.max_resolution > 0)
-    for_each_generated_fem_mesh(doc, [&](Json& mesh, const std::string& generator, const std::string& at) {
+  // coarser generated meshes, only where the scene allows it: the FEM bodies' (max_resolution)
+  // and the rigid, kinematic and fixed bodies' surfaces (max_surface_resolution)
+  // (a cap written as an expression becomes the mesh's "=min(resolution, cap)", evaluated with
+  // the parameters like any expression of the scene)
+  auto cap_resolution = [&](const ResolutionCap& cap) {
+    return [&](Json& mesh, const std::string& generator, const std::string& at) {
       const int fallback = default_resolution(generator);
       const std::string pointer = at + "/resolution";
       if (fallback == 0 || user_set(user_pointers, pointer)) return;
       const Json* res = child(mesh, "resolution");
       if (res && !res->is_number_integer()) return;  // an expression (or bad): as written
       const long long current = res ? res->get<long long>() : fallback;
-      if (current > rules.max_resolution) {
-        mesh["resolution"] = rules.max_resolution;
-        changes.push_back(pointer + "=" + std::to_string(rules.max_resolution));
+      if (!cap.expression.empty()) {
+        const std::string capped = "=min(" + std::to_string(current) + ", " + cap.expression + ")";
+        mesh["resolution"] = capped;
+        changes.push_back(pointer + "=" + capped);
+      } else if (current > cap.value) {
+        mesh["resolution"] = cap.value;
+        changes.push_back(pointer + "=" + std::to_string(cap.value));
       }
-    });
+    };
+  };
+  if (rules.max_resolution.set()) for_each_generated_mesh(doc, true, cap_resolution(rules.max_resolution));
+  if (rules.max_surface_resolution.set())
+    for_each_generated_mesh(doc, false, cap_resolution(rules.max_surface_resolution));
   // coarser generated FEM boxes: every axis's cells × max_cells / the largest axis's, rounded,
   // at least 1 (the cells' proportions kept), only where the scene allows it
   if (rules.max_cells > 0)
-    for_each_generated_fem_mesh(doc, [&](Json& mesh, const std::string& generator, const std::string& at) {
+    for_each_generated_mesh(doc, true, [&](Json& mesh, const std::string& generator, const std::string& at) {
       const std::string pointer = at + "/cells";
       if (generator != "box" || user_set(user_pointers, pointer)) return;
       const Json* cells = child(mesh, "cells");

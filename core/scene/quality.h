@@ -20,6 +20,14 @@ const char* quality_name(Quality q);
 /// the quality named `name`; InputError listing the names otherwise
 Quality parse_quality(const std::string& name);
 
+/// A cap on a generated mesh's resolution: a number, or an expression of the scene's parameters
+/// (without its '='), written into the mesh as "=min(resolution, expression)".
+struct ResolutionCap {
+  int value = 0;           // > 0: the cap
+  std::string expression;  // not empty: the cap, evaluated with the parameters
+  bool set() const { return value > 0 || !expression.empty(); }
+};
+
 /// The rules the core applies at interactive quality (settings.interactive; defaults here).
 struct InteractiveRules {
   bool enabled = true;             // false: the scene plays at reference quality
@@ -33,9 +41,13 @@ struct InteractiveRules {
   /// (FactorizationReuse::refinements), so that the rows end at its answer with the exact
   /// correction; 0: the scene's own setting
   int refinements = 1;
-  int max_resolution = 0;          // > 0: generated FEM meshes' "resolution" capped at it; 0: kept
+  /// generated FEM meshes' "resolution" capped at it (unset: kept)
+  ResolutionCap max_resolution;
   /// > 0: a generated FEM box's "cells" scaled so that no axis has more than this; 0: kept
   int max_cells = 0;
+  /// the generated surfaces of rigid, kinematic and fixed bodies (cylinder, sphere, curved_slab)
+  /// have their "resolution" capped at it (unset: kept)
+  ResolutionCap max_surface_resolution;
   /// the pgs method's subspace step after every this many sweeps (SolverSettings::subspace_every);
   /// 0: the scene's own setting
   int solver_subspace = 10;

@@ -295,7 +295,7 @@ void generate_mesh(SceneBuild& b, const Json& v, const std::string& ptr, bool fe
     ObjectView o(r, v, ptr, {"generator", "size", "radius", "resolution"});
     auto size = positive_vec3(r, o, "size");
     const double radius = o.number("radius", 0.0);  // < 0: concave
-    const int res = o.integer("resolution", 48, Bounds::at_least(2));
+    const int res = o.integer("resolution", kCurvedSlabResolution, Bounds::at_least(2));
     if (r.issue_count() != issues_before || !size) return;
     if (fem) {
       r.issue(pointer_child(ptr, "generator"), "curved_slab is a rigid-body surface (use a fixed, kinematic or dynamic body)");

@@ -13,6 +13,7 @@ namespace suction {
 /// the generators' default "resolution" where the reader supplies it (the cup's is CupParams')
 inline constexpr int kCylinderResolution = 16;
 inline constexpr int kSphereResolution = 12;
+inline constexpr int kCurvedSlabResolution = 48;
 
 /// What the loader knows about one entry of "bodies", even when its mesh failed to build
 /// (so that later references to it do not cascade into "unknown body" issues).

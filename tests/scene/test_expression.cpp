@@ -47,6 +47,28 @@ TEST(Expression, PrecedenceAndAssociativity) {
   EXPECT_DOUBLE_EQ(eval("+4 - -1"), 5.0);
 }
 
+TEST(Expression, AComparisonIsOneWhenItHoldsAndZeroWhenNot) {
+  EXPECT_EQ(eval("1 < 2"), 1.0);
+  EXPECT_EQ(eval("2 < 2"), 0.0);
+  EXPECT_EQ(eval("2 <= 2"), 1.0);
+  EXPECT_EQ(eval("3 > 2"), 1.0);
+  EXPECT_EQ(eval("2 >= 3"), 0.0);
+  EXPECT_EQ(eval("0.1 + 0.2 == 0.3"), 0.0);  // exact, as the numbers are
+  EXPECT_EQ(eval("2 * 3 == 6"), 1.0);        // below + - * /: (2 * 3) == 6
+  EXPECT_EQ(eval("1 != 1"), 0.0);
+  EXPECT_EQ(eval("1 + 1 > 1"), 1.0);
+  // a value chosen by a condition, in parentheses or as a function's argument
+  EXPECT_EQ(eval("12 + 8 * (R_mm > 0)", {{"R_mm", 0.0}}), 12.0);
+  EXPECT_EQ(eval("12 + 8 * (R_mm > 0)", {{"R_mm", 31.5}}), 20.0);
+  EXPECT_EQ(eval("max(2, 64 * (R_mm != 0))", {{"R_mm", -20.0}}), 64.0);
+  // one comparison per expression or parentheses
+  EXPECT_NE(error_of("1 < 2 < 3").find("chained comparison"), std::string::npos);
+  EXPECT_EQ(eval("(1 < 2) < 3"), 1.0);
+  EXPECT_NE(error_of("1 < ").find("unexpected end"), std::string::npos);
+  EXPECT_NE(error_of("1 = 1").find("unexpected '='"), std::string::npos);
+  EXPECT_NE(error_of("!1").find("expected a number"), std::string::npos);
+}
+
 TEST(Expression, FunctionsAndConstants) {
   EXPECT_NEAR(eval("sin(pi/2)"), 1.0, 1e-15);
   EXPECT_NEAR(eval("cos(0)"), 1.0, 1e-15);

@@ -167,6 +167,92 @@ TEST(Quality, CoarserGeneratedMeshesOnlyWhereTheSceneAllowsThem) {
   EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/0/mesh/resolution=20")}).quality_changes.size(), 6u);
 }
 
+TEST(Quality, CoarserGeneratedSurfacesOfRigidBodiesOnlyWhereTheSceneAllowsThem) {
+  Json doc = cup_scene();
+  doc["bodies"].push_back(Json::parse(R"({"name": "slab", "type": "fixed",
+    "mesh": {"generator": "curved_slab", "size": [0.08, 0.08, 0.01], "radius": 0.05, "resolution": 64},
+    "position": [0, 0, -0.02]})"));
+  doc["bodies"].push_back(Json::parse(R"({"name": "can", "type": "rigid", "material": "silicone",
+    "mesh": {"generator": "cylinder", "radius": 0.02, "height": 0.05}, "position": [0.2, 0, 0.1]})"));
+  const Model ref = load(doc, Quality::Reference);
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 6u) << "not without the scene's word";
+  doc["settings"]["interactive"] = {{"max_surface_resolution", 24}};
+  const Model m = load(doc, Quality::Interactive);
+  ASSERT_EQ(m.quality_changes.size(), 7u);
+  EXPECT_EQ(m.quality_changes[6], "/bodies/2/mesh/resolution=24");  // the can's 16 is below the cap
+  ASSERT_EQ(m.rigid.size(), 3u);
+  // the convex slab is a prism: 2 (resolution + 3) vertices, 4 resolution + 8 triangles
+  EXPECT_EQ(ref.rigid[1].surface.vertices.size(), 2u * (64 + 3));
+  EXPECT_EQ(m.rigid[1].surface.vertices.size(), 2u * (24 + 3));
+  EXPECT_EQ(m.rigid[1].surface.triangles.size(), 4u * 24 + 8);
+  EXPECT_EQ(m.rigid[2].surface.vertices.size(), ref.rigid[2].surface.vertices.size());
+  // an FEM body's resolution is not the surfaces' cap, and a slab without one has its
+  // generator's 48, capped too
+  EXPECT_EQ(m.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());
+  doc["bodies"][2]["mesh"].erase("resolution");
+  doc["settings"]["interactive"]["max_surface_resolution"] = 12;
+  const Model c = load(doc, Quality::Interactive);
+  ASSERT_EQ(c.quality_changes.size(), 8u);
+  EXPECT_EQ(c.quality_changes[6], "/bodies/2/mesh/resolution=12");
+  EXPECT_EQ(c.quality_changes[7], "/bodies/3/mesh/resolution=12");
+  // an expression is kept, and the user's own resolution wins
+  doc["bodies"][2]["mesh"]["resolution"] = "=32 + 32";
+  EXPECT_EQ(load(doc, Quality::Interactive).quality_changes.size(), 7u);
+  doc["bodies"][2]["mesh"]["resolution"] = 64;
+  EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/bodies/2/mesh/resolution=40")}).quality_changes.size(), 7u);
+  // below any generator's smallest resolution the rule is refused where it is written
+  doc["settings"]["interactive"]["max_surface_resolution"] = 4;
+  try {
+    load(doc, Quality::Interactive);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/settings/interactive/max_surface_resolution"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Quality, AResolutionCapMayDependOnTheParameters) {
+  // a curved slab under a cup: the coarse cup and slab only where the surface is flat
+  Json doc = cup_scene();
+  doc["parameters"] = {{"R_mm", {{"default", 0}, {"min", 0}}}};
+  doc["bodies"][1] = Json::parse(R"({"name": "slab", "type": "fixed",
+    "mesh": {"generator": "curved_slab", "size": [0.08, 0.08, 0.01], "radius": "=R_mm*1e-3", "resolution": 64},
+    "position": [0, 0, -0.02]})");
+  doc["settings"]["interactive"] = {{"max_resolution", "=12 + 8 * (R_mm > 0)"},
+                                    {"max_surface_resolution", "=max(2, 64 * (R_mm > 0))"}};
+  const Model ref = load(doc, Quality::Reference);
+  const Model flat = load(doc, Quality::Interactive);
+  ASSERT_EQ(flat.quality_changes.size(), 8u);
+  EXPECT_EQ(flat.quality_changes[6], "/bodies/0/mesh/resolution==min(16, 12 + 8 * (R_mm > 0))");
+  EXPECT_EQ(flat.quality_changes[7], "/bodies/1/mesh/resolution==min(64, max(2, 64 * (R_mm > 0)))");
+  EXPECT_LT(flat.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());  // 12 segments, not 16
+  EXPECT_EQ(flat.rigid[0].surface.vertices.size(), 2u * (2 + 3));          // 2 strips, not 64
+  // curved (the user's parameter, as the page's slider sets it): both as written
+  const Model curved = load(doc, Quality::Interactive, {parse_override("/parameters/R_mm=31.5")});
+  EXPECT_EQ(curved.fem[0].rest.nodes.size(), ref.fem[0].rest.nodes.size());
+  EXPECT_EQ(curved.rigid[0].surface.vertices.size(), 2u * (64 + 3));
+  // the reference is the scene as written whatever the parameters
+  EXPECT_EQ(load(doc, Quality::Reference, {parse_override("/parameters/R_mm=31.5")}).fem[0].rest.nodes.size(),
+            ref.fem[0].rest.nodes.size());
+  // a cap that does not parse, or names no parameter, is reported where it is written
+  for (const char* bad : {"=12 + * 2", "=12 + 8 * (radius > 0)"}) {
+    doc["settings"]["interactive"]["max_resolution"] = bad;
+    try {
+      load(doc, Quality::Interactive);
+      FAIL() << "no error for " << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("/settings/interactive/max_resolution"), std::string::npos) << e.what();
+    }
+  }
+  // a cap whose value is not an integer is reported at the mesh, with the expression
+  doc["settings"]["interactive"]["max_resolution"] = "=12.5";
+  try {
+    load(doc, Quality::Interactive);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/bodies/0/mesh/resolution"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Quality, CoarserGeneratedBoxesKeepTheirProportionsOnlyWhereTheSceneAllowsThem) {
   Json doc = cup_scene();
   doc["bodies"].push_back(Json::parse(R"({"name": "jelly", "type": "fem", "material": "silicone",
