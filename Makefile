@@ -106,7 +106,7 @@ export DEBIAN_FRONTEND := noninteractive
 # ctest: show the output of failing tests.
 export CTEST_OUTPUT_ON_FAILURE := 1
 
-.PHONY: all test deps native wasm cuda table1 table2 solvers press-study convergence gas-speed paraview scene-docs demo bench clean \
+.PHONY: all test deps native wasm cuda table1 table2 solvers press-study quality-params convergence gas-speed paraview scene-docs demo bench clean \
         test-native test-wasm configure-native configure-wasm configure-cuda \
         wasm-web bench-wasm wasm-bench configure-wasm-bench bench-browser \
         web web-deps serve demo-native native-cli test-web test-web-unit test-web-e2e bunny-mesh \
@@ -300,6 +300,14 @@ bench-sweep: native
 .PHONY: quality
 quality: native
 	python3 scripts/quality_table.py --check --bin $(SUCTION_BIN) --out $(BUILD_DIR)/quality
+
+# the interactive quality over the scenes' parameters (scripts/quality_params.py; docs/validation.md,
+# "The interactive quality over the parameters"): each parameter at half and twice its default,
+# reference against interactive; a long study, not part of make test. QUALITY_PARAMS_ARGS: scenes,
+# --param NAME=V1,V2, --only, --jobs
+QUALITY_PARAMS_ARGS ?=
+quality-params: native
+	python3 scripts/quality_params.py --bin $(SUCTION_BIN) --out $(BUILD_DIR)/quality-params $(QUALITY_PARAMS_ARGS)
 
 # the press study (issue 49; docs/validation.md, "The press study"): two cups, lips 1, 1.5 and
 # 3 mm, pressed 1-9 mm on flat and curved surfaces, the soft cube and the tunnel block, held and

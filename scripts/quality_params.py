@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""The interactive quality over each scene's parameters: `suction quality` (reference against
+interactive, each story number within its limit) with one parameter at a time moved off its
+default, because `make quality` checks the defaults only and the page's sliders move them
+(docs/validation.md, "The interactive quality over the parameters").
+
+  scripts/quality_params.py [SCENE ...] [--param NAME=V1,V2 ...] [--bin PATH] [--out DIR]
+                            [--jobs N] [--check]
+
+SCENE: names or paths of scenes (default: every scenes/*.json with parameters). For each
+parameter whose default is a plain number, two values: half and twice the default (within the
+parameter's min and max; a default of 0 takes its max, or is skipped without one; integers
+rounded); --param NAME=V1,V2 gives a parameter's values instead (for every scene that has
+it; --only: only those parameters). Writes DIR/SCENE.NAME=V.json per run and DIR/table.md (default DIR:
+build/quality-params), prints the table. --jobs: runs at a time (each runs its two qualities
+one after the other). --check: exit 1 when a run exceeds a limit or fails. Needs only python3.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def scene_path(name):
+    if os.path.exists(name):
+        return name
+    return os.path.join(ROOT, 'scenes', name if name.endswith('.json') else name + '.json')
+
+
+def number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def values_of(decl):
+    """Half and twice the default, within [min, max]; a default of 0: its max (or nothing)."""
+    d, lo, hi = decl.get('default'), decl.get('min'), decl.get('max')
+    if not number(d):
+        return []  # derived from other parameters
+    integer = isinstance(d, int) and (lo is None or isinstance(lo, int)) and (hi is None or isinstance(hi, int))
+    if d == 0:
+        out = [hi] if number(hi) and hi != 0 else []
+    else:
+        out = [d / 2, d * 2]
+    vals = []
+    for v in out:
+        if number(lo):
+            v = max(v, lo)
+        if number(hi):
+            v = min(v, hi)
+        v = round(v) if integer else float(f'{v:.6g}')
+        if v != d and v not in vals:
+            vals.append(v)
+    return vals
+
+
+def fmt_value(v):
+    return str(int(v)) if float(v).is_integer() else f'{v:g}'
+
+
+def fmt_number(n):
+    ref, inter = n.get('reference'), n.get('interactive')
+    if ref is None or inter is None:
+        return 'never' if ref is None and inter is None else f'{"never" if ref is None else f"{ref:.4g}"} → ' \
+               f'{"never" if inter is None else f"{inter:.4g}"}'
+    if n.get('relative'):
+        rel = (inter - ref) / abs(ref) * 100 if ref else 0.0
+        return f'{rel:+.2f} %'
+    return f'{inter - ref:+.3g} s'
+
+
+def run(bin_, path, name, value, out):
+    stem = os.path.splitext(os.path.basename(path))[0]
+    out_json = os.path.join(out, f'{stem}.{name}={fmt_value(value)}.json')
+    if os.path.exists(out_json):
+        os.remove(out_json)
+    t0 = time.time()
+    p = subprocess.run([bin_, 'quality', path, '-j', '1', '--set', f'/parameters/{name}={value}', '--json', out_json],
+                       capture_output=True, text=True)
+    result = {'scene': stem, 'param': name, 'value': value, 'seconds': time.time() - t0}
+    if p.returncode == 2 or not os.path.exists(out_json):
+        lines = (p.stderr or p.stdout).strip().splitlines()
+        result['error'] = lines[-1] if lines else f'exit {p.returncode}'
+        return result
+    with open(out_json) as f:
+        result['json'] = json.load(f)
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('scenes', nargs='*')
+    ap.add_argument('--param', action='append', default=[], help='NAME=V1,V2: these values for NAME')
+    ap.add_argument('--bin', default=os.path.join(ROOT, 'build/native/native/suction'))
+    ap.add_argument('--out', default=os.path.join(ROOT, 'build/quality-params'))
+    ap.add_argument('--jobs', type=int, default=2)
+    ap.add_argument('--only', action='store_true', help='only the parameters given by --param')
+    ap.add_argument('--check', action='store_true')
+    a = ap.parse_args()
+    if not os.access(a.bin, os.X_OK):
+        sys.exit(f'quality_params: no suction binary at {a.bin} (make native)')
+    given = {}
+    for spec in a.param:
+        name, sep, vals = spec.partition('=')
+        try:
+            given[name] = [float(v) for v in vals.split(',')] if sep else None
+        except ValueError:
+            given[name] = None
+        if not given[name]:
+            sys.exit(f'quality_params: --param {spec}: expected NAME=V1,V2,... with numbers')
+    names = a.scenes or sorted(f[:-5] for f in os.listdir(os.path.join(ROOT, 'scenes')) if f.endswith('.json'))
+    jobs = []
+    for name in names:
+        path = scene_path(name)
+        with open(path) as f:
+            doc = json.load(f)
+        interactive = doc.get('settings', {}).get('interactive', {})
+        if interactive.get('enabled') is False:
+            continue  # plays at reference: nothing to compare
+        for pname, decl in doc.get('parameters', {}).items():
+            if a.only and pname not in given:
+                continue
+            for v in given[pname] if pname in given else values_of(decl):
+                jobs.append((path, pname, v))
+    if not jobs:
+        sys.exit('quality_params: no scene parameter to move')
+    os.makedirs(a.out, exist_ok=True)
+    t0 = time.time()
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+        futures = [pool.submit(run, a.bin, *j, a.out) for j in jobs]
+        for k, fut in enumerate(concurrent.futures.as_completed(futures), 1):
+            r = fut.result()
+            verdict = r.get('error') or ('ok' if r['json']['ok'] else 'EXCEEDS')
+            print(f'[{k}/{len(jobs)} {time.time() - t0:.0f}s] {r["scene"]} {r["param"]}={fmt_value(r["value"])}: {verdict}',
+                  file=sys.stderr, flush=True)
+            results.append(r)
+    order = {j: i for i, j in enumerate((os.path.splitext(os.path.basename(p))[0], n, v) for p, n, v in jobs)}
+    results.sort(key=lambda r: order[(r['scene'], r['param'], r['value'])])
+    rows = ['| scene | parameter | story numbers, interactive − reference | verdict | wall s, reference / interactive |',
+            '|---|---|---|---|---|']
+    bad = 0
+    for r in results:
+        what = f'{r["param"]} = {fmt_value(r["value"])}'
+        if 'error' in r:
+            bad += 1
+            rows.append(f'| {r["scene"]} | {what} | the run failed: {r["error"]} | FAILED | |')
+            continue
+        j = r['json']
+        nums = ', '.join(f'{n["name"]} {fmt_number(n)}{"" if n["ok"] else " (!)"}' for n in j['numbers'])
+        bad += 0 if j['ok'] else 1
+        s = j.get('seconds', {})
+        rows.append(f'| {r["scene"]} | {what} | {nums} | {"ok" if j["ok"] else "**EXCEEDS**"} | '
+                    f'{s.get("reference", 0):.1f} / {s.get("interactive", 0):.1f} |')
+    table = '\n'.join(rows) + '\n'
+    with open(os.path.join(a.out, 'table.md'), 'w') as f:
+        f.write(table)
+    print(table)
+    print(f'{len(results) - bad} of {len(results)} runs within their limits ({time.time() - t0:.0f} s)', file=sys.stderr)
+    sys.exit(1 if a.check and bad else 0)
+
+
+if __name__ == '__main__':
+    main()
