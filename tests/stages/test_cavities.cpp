@@ -76,17 +76,18 @@ Drift drift_against_fresh_unions(bool carry, bool follow, double tolerance) {
 
 // Over the whole pull test (the cup pressed, held and pulled off a flat surface), every step
 // a cavity was carried ends with the cavity a fresh union of the same state gives, in volume
-// and pressure: uniting on every seal change (the reference's rule) within 0.5 % (measured
-// 0.28 %: its seam stays on the points the union found while the bodies slide), carried through
-// ring changes within 1.5 % (0.87 %: a cavity moved 0.5 % in volume from its union's is united
-// again), and with its seam following the bodies within 0.05 % (0.012 % since the interactive
-// slab is 2 strips, 0.024 % on 64: exact while each seam vertex stays on its triangle; what is
-// left comes from vertices moved onto a neighbouring triangle of the curved cup, and from ring
-// changes).  Carrying saves unions, following saves more: its seam does not slide open.
+// and pressure: uniting on every seal change (the reference's rule) within 0.6 % (measured
+// 0.42 %: its seam stays on the points the union found while the bodies slide), carried through
+// ring changes within 3 % (2.2 %: a cavity moved 0.5 % in volume from its union's is united
+// again), and with its seam following the bodies within 2e-5 (6.7e-6: exact while each seam
+// vertex stays on its triangle; what is left comes from vertices moved onto a neighbouring
+// triangle of the curved cup, and from ring changes).  Carrying saves unions, following saves
+// more: its seam does not slide open.  (With the 12-segment cup the interactive quality had
+// until 2026-11-30: 0.28 %, 0.87 % and 0.012-0.024 %.)
 TEST(CarriedCavityStory, ACavityCarriedThroughAPullTestMatchesAFreshUnion) {
-  const Drift uniting = drift_against_fresh_unions(false, false, 0.005);
-  const Drift carried = drift_against_fresh_unions(true, false, 0.015);
-  const Drift followed = drift_against_fresh_unions(true, true, 5e-4);
+  const Drift uniting = drift_against_fresh_unions(false, false, 0.006);
+  const Drift carried = drift_against_fresh_unions(true, false, 0.03);
+  const Drift followed = drift_against_fresh_unions(true, true, 2e-5);
   for (const auto& [name, d] : {std::pair<const char*, const Drift&>{"uniting on every seal change", uniting},
                                 {"carried through ring changes", carried},
                                 {"carried, its seam followed", followed}})
@@ -96,7 +97,7 @@ TEST(CarriedCavityStory, ACavityCarriedThroughAPullTestMatchesAFreshUnion) {
   EXPECT_GT(carried.compared, uniting.compared);
   EXPECT_LT(carried.unions, uniting.unions);
   EXPECT_LT(followed.unions, carried.unions);
-  EXPECT_LT(10.0 * followed.volume, carried.volume) << "the followed seam is the closer to a fresh union";
+  EXPECT_LT(100.0 * followed.volume, carried.volume) << "the followed seam is the closer to a fresh union";
 }
 
 namespace {
