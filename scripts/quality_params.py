@@ -14,6 +14,12 @@ rounded); --param NAME=V1,V2 gives a parameter's values instead (for every scene
 it; --only: only those parameters). Writes DIR/SCENE.NAME=V.json per run and DIR/table.md (default DIR:
 build/quality-params), prints the table. --jobs: runs at a time (each runs its two qualities
 one after the other). --check: exit 1 when a run exceeds a limit or fails. Needs only python3.
+
+Each scene is first run at its defaults (DIR/SCENE.defaults.json, the table's first row of the
+scene), and every number that is not a time takes its reference there as its story's scale in
+the moved runs (`suction quality --scale NAME=VALUE`): a number's limit is 3 % of the larger of
+its reference and that scale, so a slide that did not happen in either quality (6 µm against 0)
+is not an excess. --no-scale: compare each run against its own reference only.
 """
 import argparse
 import concurrent.futures
@@ -62,20 +68,32 @@ def fmt_number(n):
     if ref is None or inter is None:
         return 'never' if ref is None and inter is None else f'{"never" if ref is None else f"{ref:.4g}"} → ' \
                f'{"never" if inter is None else f"{inter:.4g}"}'
+    if n.get('relative') and n.get('scale') and abs(ref) < n['scale']:  # the story's scale sets the limit
+        return f'{inter - ref:+.3g} (of {ref:.3g}; limit {n["limit"]:.3g}, 3 % of the defaults\' {n["scale"]:.4g})'
     if n.get('relative'):
         rel = (inter - ref) / abs(ref) * 100 if ref else 0.0
         return f'{rel:+.2f} %'
     return f'{inter - ref:+.3g} s'
 
 
-def run(bin_, path, name, value, out):
+def is_time(name):
+    return name in ('seal_t', 'release_t') or name.endswith('_t_min') or name.endswith('_t_max')
+
+
+def run(bin_, path, name, value, out, scales=None):
+    """`suction quality` with parameter NAME at VALUE (NAME None: the defaults)."""
     stem = os.path.splitext(os.path.basename(path))[0]
-    out_json = os.path.join(out, f'{stem}.{name}={fmt_value(value)}.json')
+    what = 'defaults' if name is None else f'{name}={fmt_value(value)}'
+    out_json = os.path.join(out, f'{stem}.{what}.json')
     if os.path.exists(out_json):
         os.remove(out_json)
     t0 = time.time()
-    p = subprocess.run([bin_, 'quality', path, '-j', '1', '--set', f'/parameters/{name}={value}', '--json', out_json],
-                       capture_output=True, text=True)
+    args = [bin_, 'quality', path, '-j', '1', '--json', out_json]
+    if name is not None:
+        args += ['--set', f'/parameters/{name}={value}']
+    for n, v in sorted((scales or {}).items()):
+        args += ['--scale', f'{n}={v!r}']
+    p = subprocess.run(args, capture_output=True, text=True)
     result = {'scene': stem, 'param': name, 'value': value, 'seconds': time.time() - t0}
     if p.returncode == 2 or not os.path.exists(out_json):
         lines = (p.stderr or p.stdout).strip().splitlines()
@@ -95,6 +113,7 @@ def main():
     ap.add_argument('--jobs', type=int, default=2)
     ap.add_argument('--only', action='store_true', help='only the parameters given by --param')
     ap.add_argument('--check', action='store_true')
+    ap.add_argument('--no-scale', action='store_true', help="no story scales from the defaults' references")
     a = ap.parse_args()
     if not os.access(a.bin, os.X_OK):
         sys.exit(f'quality_params: no suction binary at {a.bin} (make native)')
@@ -108,7 +127,7 @@ def main():
         if not given[name]:
             sys.exit(f'quality_params: --param {spec}: expected NAME=V1,V2,... with numbers')
     names = a.scenes or sorted(f[:-5] for f in os.listdir(os.path.join(ROOT, 'scenes')) if f.endswith('.json'))
-    jobs = []
+    jobs, paths = [], []
     for name in names:
         path = scene_path(name)
         with open(path) as f:
@@ -116,38 +135,59 @@ def main():
         interactive = doc.get('settings', {}).get('interactive', {})
         if interactive.get('enabled') is False:
             continue  # plays at reference: nothing to compare
+        n_before = len(jobs)
         for pname, decl in doc.get('parameters', {}).items():
             if a.only and pname not in given:
                 continue
             for v in given[pname] if pname in given else values_of(decl):
                 jobs.append((path, pname, v))
+        if len(jobs) > n_before:
+            paths.append(path)
     if not jobs:
         sys.exit('quality_params: no scene parameter to move')
     os.makedirs(a.out, exist_ok=True)
     t0 = time.time()
     results = []
+    total = len(jobs) + len(paths)
+
+    def report(k, r):
+        verdict = r.get('error') or ('ok' if r['json']['ok'] else 'EXCEEDS')
+        what = 'defaults' if r['param'] is None else f'{r["param"]}={fmt_value(r["value"])}'
+        print(f'[{k}/{total} {time.time() - t0:.0f}s] {r["scene"]} {what}: {verdict}', file=sys.stderr, flush=True)
+        results.append(r)
+
+    def stem(p):
+        return os.path.splitext(os.path.basename(p))[0]
+
+    # the defaults first: their references are the moved runs' scales
+    scales = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
-        futures = [pool.submit(run, a.bin, *j, a.out) for j in jobs]
-        for k, fut in enumerate(concurrent.futures.as_completed(futures), 1):
+        for fut in concurrent.futures.as_completed([pool.submit(run, a.bin, p, None, None, a.out) for p in paths]):
             r = fut.result()
-            verdict = r.get('error') or ('ok' if r['json']['ok'] else 'EXCEEDS')
-            print(f'[{k}/{len(jobs)} {time.time() - t0:.0f}s] {r["scene"]} {r["param"]}={fmt_value(r["value"])}: {verdict}',
-                  file=sys.stderr, flush=True)
-            results.append(r)
-    order = {j: i for i, j in enumerate((os.path.splitext(os.path.basename(p))[0], n, v) for p, n, v in jobs)}
-    results.sort(key=lambda r: order[(r['scene'], r['param'], r['value'])])
+            report(len(results) + 1, r)
+            if 'json' in r and not a.no_scale:
+                scales[r['scene']] = {n['name']: abs(n['reference']) for n in r['json']['numbers']
+                                      if not is_time(n['name']) and n.get('reference') not in (None, 0)}
+        futures = [pool.submit(run, a.bin, *j, a.out, scales.get(stem(j[0]))) for j in jobs]
+        for fut in concurrent.futures.as_completed(futures):
+            report(len(results) + 1, fut.result())
+    order = {j: i for i, j in enumerate([(stem(p), None, None) for p in paths] + [(stem(p), n, v) for p, n, v in jobs])}
+    results.sort(key=lambda r: (order[(r['scene'], None, None)], order[(r['scene'], r['param'], r['value'])]))
     rows = ['| scene | parameter | story numbers, interactive − reference | verdict | wall s, reference / interactive |',
             '|---|---|---|---|---|']
-    bad = 0
+    bad = bad_moves = 0
     for r in results:
-        what = f'{r["param"]} = {fmt_value(r["value"])}'
+        what = 'defaults' if r['param'] is None else f'{r["param"]} = {fmt_value(r["value"])}'
+        moved = r['param'] is not None
         if 'error' in r:
             bad += 1
+            bad_moves += moved
             rows.append(f'| {r["scene"]} | {what} | the run failed: {r["error"]} | FAILED | |')
             continue
         j = r['json']
         nums = ', '.join(f'{n["name"]} {fmt_number(n)}{"" if n["ok"] else " (!)"}' for n in j['numbers'])
         bad += 0 if j['ok'] else 1
+        bad_moves += 0 if j['ok'] or not moved else 1
         s = j.get('seconds', {})
         rows.append(f'| {r["scene"]} | {what} | {nums} | {"ok" if j["ok"] else "**EXCEEDS**"} | '
                     f'{s.get("reference", 0):.1f} / {s.get("interactive", 0):.1f} |')
@@ -155,7 +195,8 @@ def main():
     with open(os.path.join(a.out, 'table.md'), 'w') as f:
         f.write(table)
     print(table)
-    print(f'{len(results) - bad} of {len(results)} runs within their limits ({time.time() - t0:.0f} s)', file=sys.stderr)
+    print(f'{len(jobs) - bad_moves} of {len(jobs)} moved runs and {len(paths) - (bad - bad_moves)} of {len(paths)} '
+          f'defaults within their limits ({time.time() - t0:.0f} s)', file=sys.stderr)
     sys.exit(1 if a.check and bad else 0)
 
 

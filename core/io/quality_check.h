@@ -2,6 +2,7 @@
 // at interactive quality (scene/quality.h), side by side, each against its limit.  Pure numbers:
 // the CLI runs the two simulations and summarizes their CSV (io/sweep.h RunSummary).
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,11 @@ struct QualityLimits {
   /// times: ≤ max(relative × |reference|, time_steps × the interactive dt)
   double time_steps = 2.0;
   double interactive_dt = 0.01;  // [s]
+  /// the story's scale of a number (not a time), e.g. its reference at the scene's default
+  /// parameters: the limit is relative × max(|reference|, |scale|), so that two numbers near
+  /// zero (a slide that did not happen, 6 µm against 0) are compared against what the story
+  /// moves, not against each other
+  std::map<std::string, double> scale;
 };
 
 /// One compared number.
@@ -29,11 +35,14 @@ struct QualityRow {
   double error = 0;   // interactive − reference (NaN when either is NaN)
   double limit = 0;   // the largest |error| allowed
   bool relative = true;  // the limit is a share of the reference (false: a time in seconds)
-  bool ok = false;    // both NaN, or |error| ≤ limit (a reference of 0: the interactive is 0 too)
+  double scale = 0;      // the story's scale (QualityLimits::scale; 0: none given)
+  bool scaled = false;   // the limit is the share of the scale (larger than the reference's)
+  bool ok = false;    // both NaN, or |error| ≤ limit (a reference of 0, no scale: the interactive is 0 too)
 };
 
 /// The rows for `names`, in that order.  InputError naming the missing number and those the
-/// summaries have when a name is in neither summary.
+/// summaries have when a name is in neither summary; naming a scale that is not one of `names`,
+/// is a time, or is not finite.
 std::vector<QualityRow> compare_story_numbers(const RunSummary& reference, const RunSummary& interactive,
                                               const std::vector<std::string>& names, const QualityLimits& limits);
 
