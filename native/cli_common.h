@@ -126,7 +126,7 @@ struct QualityOptions {
   SceneOptions scene;     // its --quality is ignored: both are run
   int jobs = 2;
   double tolerance = 0.03;
-  std::vector<std::string> scales;  // --scale NAME=VALUE
+  std::vector<std::string> floors;  // --floor NAME=VALUE
   std::string json;
   std::string runs_dir;
 };

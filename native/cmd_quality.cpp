@@ -26,10 +26,11 @@ void add_quality_command(CLI::App& app, QualityOptions& options, CLI::App*& comm
                       "largest relative difference of a number (default 0.03); a time may also differ "
                       "by two interactive steps")
       ->check(CLI::Range(1e-9, 1.0));
-  command->add_option("--scale", options.scales,
-                      "the story's scale of a number that is not a time (e.g. its reference at the scene's "
-                      "default parameters): its limit is the tolerance times the larger of |reference| and "
-                      "|VALUE| (repeatable)")
+  command->add_option("--floor", options.floors,
+                      "a floor of a number that is not a time (make quality-params: a tenth of its reference "
+                      "at the scene's default parameters): its limit is the tolerance times the larger of "
+                      "|reference| and |VALUE|, so that two numbers near zero are not compared with each "
+                      "other (repeatable)")
       ->type_name("NAME=VALUE");
   command->add_option("--json", options.json, "also write the comparison as JSON")->type_name("FILE");
   command->add_option("--runs-dir", options.runs_dir,
@@ -57,23 +58,23 @@ int quality_command(const QualityOptions& options) {
   QualityLimits limits;
   limits.relative = options.tolerance;
   limits.interactive_dt = interactive.settings.dt;
-  for (const std::string& spec : options.scales) {
+  for (const std::string& spec : options.floors) {
     const size_t eq = spec.find('=');
     const std::string value = eq == std::string::npos ? std::string() : spec.substr(eq + 1);
     char* end = nullptr;
     const double v = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
     if (eq == 0 || value.empty() || end != value.c_str() + value.size() || !std::isfinite(v))
-      throw InputError("--scale " + spec + ": expected NAME=VALUE, VALUE a finite number");
-    limits.scale[spec.substr(0, eq)] = v;
+      throw InputError("--floor " + spec + ": expected NAME=VALUE, VALUE a finite number");
+    limits.floor[spec.substr(0, eq)] = v;
   }
-  if (!limits.scale.empty()) {  // a misspelt scale is bad input before the runs, not after them
+  if (!limits.floor.empty()) {  // a misspelt floor is bad input before the runs, not after them
     RunSummary probe;
     probe.names = numbers;
     probe.values.assign(numbers.size(), 1.0);
     try {
       compare_story_numbers(probe, probe, numbers, limits);
     } catch (const InputError& e) {
-      throw InputError(std::string("--scale: ") + e.what());
+      throw InputError(std::string("--floor: ") + e.what());
     }
   }
 
@@ -115,17 +116,17 @@ int quality_command(const QualityOptions& options) {
     if (std::isnan(r.error)) diff = "-";
     else if (r.relative && r.reference != 0) diff = format("%+.2f %%", 100 * r.error / std::abs(r.reference));
     else diff = format("%+.4g", r.error);
-    limit = r.scaled ? format("%.3g", r.limit) : r.relative ? format("%.3g %%", 100 * options.tolerance) : format("%.3g s", r.limit);
+    limit = r.floored ? format("%.3g", r.limit) : r.relative ? format("%.3g %%", 100 * options.tolerance) : format("%.3g s", r.limit);
     auto number = [](double v) { return std::isnan(v) ? std::string("never") : format("%.6g", v); };
     std::cout << format("%-22s %14s %14s %12s %12s  %s\n", r.name.c_str(), number(r.reference).c_str(),
                         number(r.interactive).c_str(), diff.c_str(), limit.c_str(), r.ok ? "ok" : "EXCEEDS");
     failed += !r.ok;
   }
-  std::string scaled;
+  std::string floored;
   for (const QualityRow& r : rows)
-    if (r.scaled) scaled += format("%s%s %.4g", scaled.empty() ? "" : ", ", r.name.c_str(), r.scale);
-  if (!scaled.empty())
-    std::cout << format("scale     %s: the limit is %.3g %% of the scale, larger than the reference\n", scaled.c_str(),
+    if (r.floored) floored += format("%s%s %.4g", floored.empty() ? "" : ", ", r.name.c_str(), r.floor);
+  if (!floored.empty())
+    std::cout << format("floor     %s: the limit is %.3g %% of the floor, above the reference\n", floored.c_str(),
                         100 * options.tolerance);
   std::cout << '\n'
             << (failed == 0 ? format("verdict   interactive within its limits on all %zu number%s\n", rows.size(), rows.size() == 1 ? "" : "s")
@@ -142,7 +143,7 @@ int quality_command(const QualityOptions& options) {
       auto num = [](double v) { return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v); };
       j["numbers"].push_back({{"name", r.name}, {"reference", num(r.reference)}, {"interactive", num(r.interactive)},
                               {"limit", r.limit}, {"relative", r.relative}, {"ok", r.ok}});
-      if (r.scale != 0) j["numbers"].back()["scale"] = r.scale;
+      if (r.floor != 0) j["numbers"].back()["floor"] = r.floor;
     }
     std::ofstream file(options.json);
     file << j.dump(2) << '\n';

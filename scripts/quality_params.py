@@ -16,10 +16,11 @@ build/quality-params), prints the table. --jobs: runs at a time (each runs its t
 one after the other). --check: exit 1 when a run exceeds a limit or fails. Needs only python3.
 
 Each scene is first run at its defaults (DIR/SCENE.defaults.json, the table's first row of the
-scene), and every number that is not a time takes its reference there as its story's scale in
-the moved runs (`suction quality --scale NAME=VALUE`): a number's limit is 3 % of the larger of
-its reference and that scale, so a slide that did not happen in either quality (6 µm against 0)
-is not an excess. --no-scale: compare each run against its own reference only.
+scene), and every number that is not a time takes a tenth of its reference there as its floor
+in the moved runs (`suction quality --floor NAME=VALUE`): a number's limit is 3 % of the larger
+of its reference and that floor, so that a slide that did not happen in either quality (6 µm
+against 0) is not an excess, while a number at a tenth of its default or more keeps its own
+3 %. --floor-share X: another share of the defaults' reference (0: no floors).
 """
 import argparse
 import concurrent.futures
@@ -68,8 +69,8 @@ def fmt_number(n):
     if ref is None or inter is None:
         return 'never' if ref is None and inter is None else f'{"never" if ref is None else f"{ref:.4g}"} → ' \
                f'{"never" if inter is None else f"{inter:.4g}"}'
-    if n.get('relative') and n.get('scale') and abs(ref) < n['scale']:  # the story's scale sets the limit
-        return f'{inter - ref:+.3g} (of {ref:.3g}; limit {n["limit"]:.3g}, 3 % of the defaults\' {n["scale"]:.4g})'
+    if n.get('relative') and n.get('floor') and abs(ref) < n['floor']:  # the floor sets the limit
+        return f'{inter - ref:+.3g} (of {ref:.3g}; limit {n["limit"]:.3g}, 3 % of its floor {n["floor"]:.3g})'
     if n.get('relative'):
         rel = (inter - ref) / abs(ref) * 100 if ref else 0.0
         return f'{rel:+.2f} %'
@@ -80,7 +81,7 @@ def is_time(name):
     return name in ('seal_t', 'release_t') or name.endswith('_t_min') or name.endswith('_t_max')
 
 
-def run(bin_, path, name, value, out, scales=None):
+def run(bin_, path, name, value, out, floors=None):
     """`suction quality` with parameter NAME at VALUE (NAME None: the defaults)."""
     stem = os.path.splitext(os.path.basename(path))[0]
     what = 'defaults' if name is None else f'{name}={fmt_value(value)}'
@@ -91,8 +92,8 @@ def run(bin_, path, name, value, out, scales=None):
     args = [bin_, 'quality', path, '-j', '1', '--json', out_json]
     if name is not None:
         args += ['--set', f'/parameters/{name}={value}']
-    for n, v in sorted((scales or {}).items()):
-        args += ['--scale', f'{n}={v!r}']
+    for n, v in sorted((floors or {}).items()):
+        args += ['--floor', f'{n}={v!r}']
     p = subprocess.run(args, capture_output=True, text=True)
     result = {'scene': stem, 'param': name, 'value': value, 'seconds': time.time() - t0}
     if p.returncode == 2 or not os.path.exists(out_json):
@@ -113,7 +114,8 @@ def main():
     ap.add_argument('--jobs', type=int, default=2)
     ap.add_argument('--only', action='store_true', help='only the parameters given by --param')
     ap.add_argument('--check', action='store_true')
-    ap.add_argument('--no-scale', action='store_true', help="no story scales from the defaults' references")
+    ap.add_argument('--floor-share', type=float, default=0.1,
+                    help="each number's floor: this share of its reference at the defaults (0: none)")
     a = ap.parse_args()
     if not os.access(a.bin, os.X_OK):
         sys.exit(f'quality_params: no suction binary at {a.bin} (make native)')
@@ -159,16 +161,16 @@ def main():
     def stem(p):
         return os.path.splitext(os.path.basename(p))[0]
 
-    # the defaults first: their references are the moved runs' scales
-    scales = {}
+    # the defaults first: their references give the moved runs' floors
+    floors = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
         for fut in concurrent.futures.as_completed([pool.submit(run, a.bin, p, None, None, a.out) for p in paths]):
             r = fut.result()
             report(len(results) + 1, r)
-            if 'json' in r and not a.no_scale:
-                scales[r['scene']] = {n['name']: abs(n['reference']) for n in r['json']['numbers']
+            if 'json' in r and a.floor_share > 0:
+                floors[r['scene']] = {n['name']: a.floor_share * abs(n['reference']) for n in r['json']['numbers']
                                       if not is_time(n['name']) and n.get('reference') not in (None, 0)}
-        futures = [pool.submit(run, a.bin, *j, a.out, scales.get(stem(j[0]))) for j in jobs]
+        futures = [pool.submit(run, a.bin, *j, a.out, floors.get(stem(j[0]))) for j in jobs]
         for fut in concurrent.futures.as_completed(futures):
             report(len(results) + 1, fut.result())
     order = {j: i for i, j in enumerate([(stem(p), None, None) for p in paths] + [(stem(p), n, v) for p, n, v in jobs])}

@@ -33,11 +33,11 @@ double value_of(const RunSummary& s, const std::string& name, bool& found) {
 
 std::vector<QualityRow> compare_story_numbers(const RunSummary& reference, const RunSummary& interactive,
                                               const std::vector<std::string>& names, const QualityLimits& limits) {
-  for (const auto& [name, value] : limits.scale) {
+  for (const auto& [name, value] : limits.floor) {
     if (std::find(names.begin(), names.end(), name) == names.end())
-      throw InputError("scale of '" + name + "': not one of the compared story numbers");
-    if (is_time_number(name)) throw InputError("scale of '" + name + "': a time has its own limit (two interactive steps)");
-    if (!std::isfinite(value)) throw InputError("scale of '" + name + "': expected a finite number");
+      throw InputError("floor of '" + name + "': not one of the compared story numbers");
+    if (is_time_number(name)) throw InputError("floor of '" + name + "': a time has its own limit (two interactive steps)");
+    if (!std::isfinite(value)) throw InputError("floor of '" + name + "': expected a finite number");
   }
   std::vector<QualityRow> rows;
   for (const std::string& name : names) {
@@ -54,15 +54,15 @@ std::vector<QualityRow> compare_story_numbers(const RunSummary& reference, const
     row.relative = !is_time_number(name);
     row.limit = std::isnan(row.reference) ? 0.0 : limits.relative * std::abs(row.reference);
     if (!row.relative) row.limit = std::max(row.limit, limits.time_steps * limits.interactive_dt);
-    if (const auto s = limits.scale.find(name); s != limits.scale.end()) {
-      row.scale = std::abs(s->second);
-      row.scaled = !std::isnan(row.reference) && row.scale > std::abs(row.reference);
-      if (row.scaled) row.limit = limits.relative * row.scale;
+    if (const auto f = limits.floor.find(name); f != limits.floor.end()) {
+      row.floor = std::abs(f->second);
+      row.floored = !std::isnan(row.reference) && row.floor > std::abs(row.reference);
+      if (row.floored) row.limit = limits.relative * row.floor;
     }
     const bool ref_nan = std::isnan(row.reference), int_nan = std::isnan(row.interactive);
     row.error = row.interactive - row.reference;
     if (ref_nan || int_nan) row.ok = ref_nan && int_nan;
-    else if (row.relative && row.reference == 0.0 && !row.scaled) row.ok = row.interactive == 0.0;
+    else if (row.relative && row.reference == 0.0 && !row.floored) row.ok = row.interactive == 0.0;
     else row.ok = std::abs(row.error) <= row.limit * (1 + 1e-12);
     rows.push_back(row);
   }

@@ -21,11 +21,11 @@ struct QualityLimits {
   /// times: ≤ max(relative × |reference|, time_steps × the interactive dt)
   double time_steps = 2.0;
   double interactive_dt = 0.01;  // [s]
-  /// the story's scale of a number (not a time), e.g. its reference at the scene's default
-  /// parameters: the limit is relative × max(|reference|, |scale|), so that two numbers near
-  /// zero (a slide that did not happen, 6 µm against 0) are compared against what the story
-  /// moves, not against each other
-  std::map<std::string, double> scale;
+  /// a floor of a number (not a time): the limit is relative × max(|reference|, |floor|), so
+  /// that two numbers near zero (a slide that did not happen, 6 µm against 0) are compared
+  /// against what the story moves, not against each other (make quality-params: a tenth of the
+  /// number's reference at the scene's default parameters)
+  std::map<std::string, double> floor;
 };
 
 /// One compared number.
@@ -35,13 +35,13 @@ struct QualityRow {
   double error = 0;   // interactive − reference (NaN when either is NaN)
   double limit = 0;   // the largest |error| allowed
   bool relative = true;  // the limit is a share of the reference (false: a time in seconds)
-  double scale = 0;      // the story's scale (QualityLimits::scale; 0: none given)
-  bool scaled = false;   // the limit is the share of the scale (larger than the reference's)
-  bool ok = false;    // both NaN, or |error| ≤ limit (a reference of 0, no scale: the interactive is 0 too)
+  double floor = 0;      // QualityLimits::floor (0: none given)
+  bool floored = false;  // the limit is the share of the floor (above |reference|)
+  bool ok = false;    // both NaN, or |error| ≤ limit (a reference of 0, no floor: the interactive is 0 too)
 };
 
 /// The rows for `names`, in that order.  InputError naming the missing number and those the
-/// summaries have when a name is in neither summary; naming a scale that is not one of `names`,
+/// summaries have when a name is in neither summary; naming a floor that is not one of `names`,
 /// is a time, or is not finite.
 std::vector<QualityRow> compare_story_numbers(const RunSummary& reference, const RunSummary& interactive,
                                               const std::vector<std::string>& names, const QualityLimits& limits);

@@ -200,18 +200,18 @@ check "quality says which number exceeds" grep -q '^cup_z_min .*EXCEEDS$' "$tmp/
 "$bin" quality "$scenes/cup_fall.json" --set '/settings/interactive={"compare": ["cup_height_max"]}' > /dev/null 2> "$tmp/err"; rc=$?
 check "quality with an unknown story number exits 2" test $rc -eq 2
 check "quality names the compare list and the numbers there are" grep -q "/settings/interactive/compare: story number 'cup_height_max': not in the run's summary; the summary has .*cup_z_min" "$tmp/err"
-# --scale: the story's scale of a number (incline at 10°: no slide in either quality, µm against 0)
+# --floor: a number near zero (incline at 10°: no slide in either quality, µm against 0)
 "$bin" quality "$scenes/incline.json" --set /parameters/angle_deg=10 > "$tmp/out" 2>&1; rc=$?
-check "quality of a slide that did not happen, without a scale, exits 1" test $rc -eq 1
-"$bin" quality "$scenes/incline.json" --set /parameters/angle_deg=10 --scale slide_distance_max=0.2964 --json "$tmp/qs.json" > "$tmp/out" 2>&1; rc=$?
-check "quality with the defaults' slide as its scale exits 0" test $rc -eq 0
-check "quality says which numbers the scale limits" grep -q '^scale     slide_distance_max 0.2964: the limit is 3 % of the scale' "$tmp/out"
-check "quality json carries the scale and its limit" python3 -c "import json,sys; n=json.load(open(sys.argv[1]))['numbers'][0]; sys.exit(0 if n['scale']==0.2964 and abs(n['limit']-0.008892)<1e-12 else 1)" "$tmp/qs.json"
-"$bin" quality "$scenes/incline.json" --scale seal_t=1 > /dev/null 2> "$tmp/err"; rc=$?
-check "quality --scale of a number not compared exits 2" test $rc -eq 2
-check "quality --scale names it" grep -q "scale of 'seal_t': not one of the compared story numbers" "$tmp/err"
-"$bin" quality "$scenes/incline.json" --scale slide_distance_max=abc > /dev/null 2> "$tmp/err"; rc=$?
-check "quality --scale without a number exits 2" test $rc -eq 2
+check "quality of a slide that did not happen, without a floor, exits 1" test $rc -eq 1
+"$bin" quality "$scenes/incline.json" --set /parameters/angle_deg=10 --floor slide_distance_max=0.02964 --json "$tmp/qs.json" > "$tmp/out" 2>&1; rc=$?
+check "quality with a tenth of the defaults' slide as its floor exits 0" test $rc -eq 0
+check "quality says which numbers the floor limits" grep -q '^floor     slide_distance_max 0.02964: the limit is 3 % of the floor' "$tmp/out"
+check "quality json carries the floor and its limit" python3 -c "import json,sys; n=json.load(open(sys.argv[1]))['numbers'][0]; sys.exit(0 if n['floor']==0.02964 and abs(n['limit']-0.0008892)<1e-12 else 1)" "$tmp/qs.json"
+"$bin" quality "$scenes/incline.json" --floor seal_t=1 > /dev/null 2> "$tmp/err"; rc=$?
+check "quality --floor of a number not compared exits 2" test $rc -eq 2
+check "quality --floor names it" grep -q "floor of 'seal_t': not one of the compared story numbers" "$tmp/err"
+"$bin" quality "$scenes/incline.json" --floor slide_distance_max=abc > /dev/null 2> "$tmp/err"; rc=$?
+check "quality --floor without a number exits 2" test $rc -eq 2
 "$bin" quality "$scenes/pick_and_place.json" > "$tmp/out" 2>&1; rc=$?
 check "quality of a scene that turns it off exits 0 without runs" test $rc -eq 0
 check "quality says both qualities are one run" grep -q '^verdict   one run' "$tmp/out"

@@ -1,5 +1,5 @@
 // The quality check's comparison (io/quality_check.h): a number within 3 % of the reference (or
-// of its story's scale), a time within two interactive steps, an event that never happened, and a
+// of its floor), a time within two interactive steps, an event that never happened, and a
 // name not in the runs.
 #include <gtest/gtest.h>
 
@@ -72,36 +72,36 @@ TEST(QualityCheck, AnEventThatNeverHappenedMustNotHappenEither) {
   EXPECT_FALSE(rows[0].ok);
 }
 
-// A story's scale (the number's reference at the scene's default parameters): two numbers near
-// zero pass within 3 % of the scale, a number the story moves still within 3 % of its own.
-TEST(QualityCheck, AStoryScaleComparesNumbersNearZeroAgainstWhatTheStoryMoves) {
+// A floor (make quality-params: a tenth of the number's reference at the scene's defaults): two
+// numbers near zero pass within 3 % of the floor, a number above it still within 3 % of its own.
+TEST(QualityCheck, AFloorComparesNumbersNearZeroAgainstWhatTheStoryMoves) {
   QualityLimits limits;
-  limits.scale = {{"slide_max", -0.02}, {"pressure_min_min", 20000}};  // 20 mm (its sign is no matter)
+  limits.floor = {{"slide_max", -0.02}, {"pressure_min_min", 20000}};  // 20 mm (its sign is no matter)
   const std::vector<std::string> names = {"slide_max", "pressure_min_min"};
   // no slide at reference, 6 µm at interactive: within 3 % of 20 mm (0.6 mm)
   auto rows = compare_story_numbers(summary({{"slide_max", 0.0}, {"pressure_min_min", 30000}}),
                                     summary({{"slide_max", 6e-6}, {"pressure_min_min", 30890}}), names, limits);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_TRUE(rows[0].ok);
-  EXPECT_TRUE(rows[0].scaled);
+  EXPECT_TRUE(rows[0].floored);
   EXPECT_NEAR(rows[0].limit, 6e-4, 1e-18);
-  EXPECT_DOUBLE_EQ(rows[0].scale, 0.02);
-  // a reference above its scale keeps its own 3 %: 30 000 Pa → 900 Pa, and 890 is within
-  EXPECT_FALSE(rows[1].scaled);
+  EXPECT_DOUBLE_EQ(rows[0].floor, 0.02);
+  // a reference above its floor keeps its own 3 %: 30 000 Pa → 900 Pa, and 890 is within
+  EXPECT_FALSE(rows[1].floored);
   EXPECT_NEAR(rows[1].limit, 900, 1e-9);
   EXPECT_TRUE(rows[1].ok);
-  // 0.7 mm against none: beyond 3 % of the story's 20 mm
+  // 0.7 mm against none: beyond 3 % of the floor's 20 mm
   rows = compare_story_numbers(summary({{"slide_max", 0.0}, {"pressure_min_min", 30000}}),
                                summary({{"slide_max", 7e-4}, {"pressure_min_min", 31000}}), names, limits);
   EXPECT_FALSE(rows[0].ok);
   EXPECT_FALSE(rows[1].ok);  // +3.3 % of its own 30 000
-  // without the scale, 6 µm against 0 fails (a reference of 0 wants 0)
+  // without the floor, 6 µm against 0 fails (a reference of 0 wants 0)
   rows = compare_story_numbers(summary({{"slide_max", 0.0}}), summary({{"slide_max", 6e-6}}), {"slide_max"}, QualityLimits{});
   EXPECT_FALSE(rows[0].ok);
-  // a scale for a number not compared, for a time, or not finite: an error naming it
+  // a floor for a number not compared, for a time, or not finite: an error naming it
   for (const auto& [name, value] : std::vector<std::pair<std::string, double>>{{"lift_max", 1.0}, {"seal_t", 0.1}, {"slide_max", kNaN}}) {
     QualityLimits bad;
-    bad.scale = {{name, value}};
+    bad.floor = {{name, value}};
     try {
       compare_story_numbers(summary({{"slide_max", 0.0}, {"seal_t", 0.1}}), summary({{"slide_max", 0.0}, {"seal_t", 0.1}}),
                             {"slide_max", "seal_t"}, bad);
