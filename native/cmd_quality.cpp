@@ -67,15 +67,10 @@ int quality_command(const QualityOptions& options) {
       throw InputError("--floor " + spec + ": expected NAME=VALUE, VALUE a finite number");
     limits.floor[spec.substr(0, eq)] = v;
   }
-  if (!limits.floor.empty()) {  // a misspelt floor is bad input before the runs, not after them
-    RunSummary probe;
-    probe.names = numbers;
-    probe.values.assign(numbers.size(), 1.0);
-    try {
-      compare_story_numbers(probe, probe, numbers, limits);
-    } catch (const InputError& e) {
-      throw InputError(std::string("--floor: ") + e.what());
-    }
+  try {  // a misspelt floor is bad input before the runs, not after them
+    check_floors(numbers, limits);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--floor: ") + e.what());
   }
 
   const RunsDir dir(options.runs_dir, "quality");

@@ -31,14 +31,18 @@ double value_of(const RunSummary& s, const std::string& name, bool& found) {
 }
 }  // namespace
 
-std::vector<QualityRow> compare_story_numbers(const RunSummary& reference, const RunSummary& interactive,
-                                              const std::vector<std::string>& names, const QualityLimits& limits) {
+void check_floors(const std::vector<std::string>& names, const QualityLimits& limits) {
   for (const auto& [name, value] : limits.floor) {
     if (std::find(names.begin(), names.end(), name) == names.end())
       throw InputError("floor of '" + name + "': not one of the compared story numbers");
     if (is_time_number(name)) throw InputError("floor of '" + name + "': a time has its own limit (two interactive steps)");
     if (!std::isfinite(value)) throw InputError("floor of '" + name + "': expected a finite number");
   }
+}
+
+std::vector<QualityRow> compare_story_numbers(const RunSummary& reference, const RunSummary& interactive,
+                                              const std::vector<std::string>& names, const QualityLimits& limits) {
+  check_floors(names, limits);
   std::vector<QualityRow> rows;
   for (const std::string& name : names) {
     QualityRow row;

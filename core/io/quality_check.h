@@ -40,9 +40,12 @@ struct QualityRow {
   bool ok = false;    // both NaN, or |error| ≤ limit (a reference of 0, no floor: the interactive is 0 too)
 };
 
+/// InputError naming a floor of `limits` that is not one of `names`, is a time, or is not finite
+/// (the CLI checks its --floor options with it before any run).
+void check_floors(const std::vector<std::string>& names, const QualityLimits& limits);
+
 /// The rows for `names`, in that order.  InputError naming the missing number and those the
-/// summaries have when a name is in neither summary; naming a floor that is not one of `names`,
-/// is a time, or is not finite.
+/// summaries have when a name is in neither summary; check_floors' errors.
 std::vector<QualityRow> compare_story_numbers(const RunSummary& reference, const RunSummary& interactive,
                                               const std::vector<std::string>& names, const QualityLimits& limits);
 

@@ -109,6 +109,12 @@ TEST(QualityCheck, AFloorComparesNumbersNearZeroAgainstWhatTheStoryMoves) {
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find("'" + name + "'"), std::string::npos) << e.what();
     }
+    try {  // the same check before any run (the CLI's)
+      check_floors({"slide_max", "seal_t"}, bad);
+      ADD_FAILURE() << name << ": check_floors found no error";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("'" + name + "'"), std::string::npos) << e.what();
+    }
   }
 }
 
