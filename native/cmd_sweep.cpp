@@ -252,8 +252,6 @@ int sweep_local(const SweepOptions& options, SweepPlan& plan) {
 // ends a worker, kTagInterrupt asks it to interrupt its runs.
 constexpr int kTagRun = 1, kTagResult = 2, kTagStop = 3, kTagInterrupt = 4;
 
-void idle() { std::this_thread::sleep_for(std::chrono::milliseconds(2)); }
-
 std::string host_name() {
   char name[MPI_MAX_PROCESSOR_NAME] = {};
   int length = 0;
@@ -298,7 +296,7 @@ int sweep_worker(const SweepOptions& options, const SweepPlan& plan) {
         interrupted = true;
         pool.signal_all(SIGINT);
       }
-      if (!progress) idle();
+      if (!progress) mpi_idle();
     }
   }
   return kExitOk;
@@ -375,7 +373,7 @@ int sweep_master(const SweepOptions& options, SweepPlan& plan, int size) {
           recorder.record(k, rows[0], seconds, " (rank " + std::to_string(status.MPI_SOURCE) + ")");
         }
       }
-      if (!progress) idle();
+      if (!progress) mpi_idle();
     }
     long long zero = 0;
     for (int w = 1; w < size; ++w) MPI_Send(&zero, 1, MPI_LONG_LONG, w, kTagStop, MPI_COMM_WORLD);

@@ -49,8 +49,6 @@ namespace {
 // worker -> rank 0: kResult "ID EXIT SIGNALED SIGNAL INTERRUPTED SECONDS CSV_BYTES\n" + CSV + log line
 constexpr int kRun = 11, kResult = 12, kStop = 13, kInterrupt = 14;
 
-void idle() { std::this_thread::sleep_for(std::chrono::milliseconds(2)); }
-
 void send(const std::string& message, int to, int tag) {
   MPI_Send(message.data(), static_cast<int>(message.size()), MPI_CHAR, to, tag, MPI_COMM_WORLD);
 }
@@ -69,6 +67,8 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 }
 
 }  // namespace
+
+void mpi_idle() { std::this_thread::sleep_for(std::chrono::milliseconds(2)); }
 
 MpiSession::MpiSession() {
   int provided = 0;
@@ -151,7 +151,7 @@ std::vector<RunOutcome> MpiRuns::run_all(const std::vector<std::vector<std::stri
       out[o.id] = o;
       ++done;
     }
-    if (!progress) idle();
+    if (!progress) mpi_idle();
   }
   return out;
 }
@@ -206,7 +206,7 @@ int mpi_run_worker(const std::vector<std::string>& base, const std::string& runs
       interrupted = true;
       pool.signal_all(SIGINT);
     }
-    if (!progress) idle();
+    if (!progress) mpi_idle();
   }
   return kExitOk;
 }

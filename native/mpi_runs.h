@@ -22,6 +22,9 @@ std::optional<std::string> mpi_launch();
 void refuse_launch_without_mpi(const std::string& command);
 
 #ifdef SUCTION_HAVE_MPI
+/// the pause of a polling loop that found nothing to do (2 ms): the sweep's and the batches'
+void mpi_idle();
+
 /// MPI_Init_thread / MPI_Finalize around a command; its rank and world size
 struct MpiSession {
   int rank = 0, size = 1;
