@@ -62,6 +62,7 @@ def main():
         j = json.load(open(out_json))
         changes = ', '.join(c.replace('/settings/', '').replace('factorization/reuse=true', 'kept factorization')
                            .replace('factorization/refinements=1', 'refined')
+                           .replace('factorization/lag_drift=0.01', 'lagged matrix')
                            .replace('solver/subspace_every=10', 'subspace step')
                            .replace('cavity/unite_on_ring_change=false', 'carried cavities')
                            .replace('cavity/follow_seal=true', 'seams followed')

@@ -32,6 +32,15 @@ struct FactorizationReuse {
   /// this many times with the rows' velocity that the exact response adds to W₀'s, so that the
   /// rows end at the solve's answer for the step's A (method §7.6, point 6); 0: none
   int refinements = 0;
+  /// lag_drift (the interactive quality's; 0: off): while the free motion the kept A₀ gives,
+  /// Δv₀ = A₀⁻¹ b, is within this of the step's own A⁻¹ b (its error A⁻¹ (b − A Δv₀), estimated
+  /// with A₀, at most lag_drift ‖Δv₀‖), the step takes A₀ as its matrix: the free motion, the
+  /// compliance and the correction all solve with A₀ itself (implicit Euler with a lagged
+  /// matrix: the forces are the step's own).  Beyond it A is factorized again.  No
+  /// conjugate gradients and no refinement: W is exact for the matrix the correction uses, so
+  /// the rows end where the solve put them and a body in balance stays at rest.  Ignored with
+  /// follow_rotation (whose kept factor is served turned); max_cg_iterations is then unused.
+  double lag_drift = 0.0;
 };
 
 class Factorization {

@@ -226,7 +226,29 @@ void fem_free_motion(const FemBody& body, const Material& material, const Points
     for (size_t i = 0; i < sys.rotation.size(); ++i)
       sys.rotation[i] = sys.node_scratch[i] * sys.factor_rotation[i].transpose();
   }
-  if (sys.num_free > 0) {
+  // (lag_drift) the kept A₀ is this step's matrix while the free motion it gives, Δv₀ = A₀⁻¹ b,
+  // is within lag_drift of the step's own A⁻¹ b: its error A⁻¹ (b − A Δv₀), estimated with A₀
+  // (one product with A and one solve), at most lag_drift ‖Δv₀‖
+  sys.lagged = false;
+  sys.lag = 0.0;
+  const bool lag = reuse.reuse && reuse.lag_drift > 0.0 && !reuse.follow_rotation;
+  if (lag && sys.num_free > 0 && sys.factor_age >= 0 && sys.factor_age < reuse.max_age) {
+    sys.dv = sys.rhs;
+    sys.solver->solve_in_place(sys.dv);
+    sys.cg_r = sys.rhs;
+    sys.cg_r.noalias() -= sys.A * sys.dv;
+    sys.solver->solve_in_place(sys.cg_r);
+    const double size = sys.dv.norm();
+    sys.lag = size > 0.0 ? sys.cg_r.norm() / size : 0.0;
+    if (sys.lag <= reuse.lag_drift) {
+      sys.lagged = true;
+      ++sys.factor_age;
+    }
+  }
+  if (lag && sys.num_free > 0 && !sys.lagged) {  // drifted (or none yet): factorized again
+    factorize_step_system(body, sys, reuse);
+    sys.dv = sys.solver->solve(sys.rhs);
+  } else if (sys.num_free > 0 && !sys.lagged) {
     bool fresh = !reuse.reuse || sys.factor_age < 0 || sys.factor_age >= reuse.max_age;
     // after a failed attempt the next ones wait (1, 2, 4, 8 steps): while the body moves, its
     // A changes too much per step, and each failure costs max_cg_iterations solves for nothing
@@ -261,7 +283,7 @@ void fem_free_motion(const FemBody& body, const Material& material, const Points
 void fem_solve_step_system(const FemBody& body, FemSystem& sys, const FactorizationReuse& reuse,
                            Eigen::Ref<VecX> b) {
   if (sys.num_free == 0) return;
-  if (sys.factor_age > 0) {
+  if (sys.factor_age > 0 && !sys.lagged) {
     sys.cg_x.resize(b.size());
     sys.cg_b = b;
     const int it = cg_on_kept_factor(sys, reuse, sys.cg_b, sys.cg_x, 3 * reuse.max_cg_iterations);

@@ -37,6 +37,10 @@ struct FemSystem {
   SparseMatrix A_factored;         // the A that `solver` factorized (a copy, kept only with reuse)
   std::uint64_t factor_generation = 0;  // counts factorizations: the same number, the same factor
   int factor_age = -1;             // steps since the factorization was made (-1: none yet)
+  /// (FactorizationReuse::lag_drift) this step's matrix is A_factored (the kept factor solves
+  /// exactly), and the relative error of its free motion against the step's own A, estimated
+  bool lagged = false;
+  double lag = 0.0;
   /// with FactorizationReuse::follow_rotation, per free node: its rotation (node_rotations)
   /// when the kept factor was made, and Q_i, its turn since then (A⁻¹ ≈ Q A₀⁻¹ Qᵀ); empty
   /// otherwise

@@ -73,10 +73,10 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   if (!v) return rules;
   ObjectView o(r, *v, "/settings/interactive",
                {"enabled", "time_step_factor", "max_dt", "factorization_reuse", "follow_rotation",
-                "refinements", "max_resolution", "max_cells", "max_surface_resolution", "solver_subspace",
+                "refinements", "lag_drift", "max_resolution", "max_cells", "max_surface_resolution", "solver_subspace",
                 "carry_cavities", "compare"},
                "an interactive-quality object {\"enabled\": bool, \"time_step_factor\": x, \"max_dt\": s, "
-               "\"factorization_reuse\": bool, \"follow_rotation\": bool, \"refinements\": n, "
+               "\"factorization_reuse\": bool, \"follow_rotation\": bool, \"refinements\": n, \"lag_drift\": x, "
                "\"max_resolution\": n, \"max_cells\": n, \"max_surface_resolution\": n, \"solver_subspace\": n, \"carry_cavities\": bool, "
                "\"compare\": [...]}");
   if (!o.valid()) return rules;
@@ -98,6 +98,7 @@ InteractiveRules read_interactive(JsonReader& r, const Json& doc) {
   rules.follow_rotation = o.boolean("follow_rotation", rules.follow_rotation);
   rules.carry_cavities = o.boolean("carry_cavities", rules.carry_cavities);
   if (plain("refinements")) rules.refinements = o.integer("refinements", rules.refinements, Bounds::at_least(0));
+  if (plain("lag_drift")) rules.lag_drift = o.number("lag_drift", rules.lag_drift, Bounds::non_negative());
   // a resolution cap may be an expression of the parameters ("=12 + 8 * (R_mm > 0)"): it is
   // written into the meshes as one and evaluated with them; its syntax and names are checked here
   auto cap = [&](const char* key, ResolutionCap& out) {
@@ -178,8 +179,19 @@ std::vector<std::string> apply_interactive(Json& doc, const InteractiveRules& ru
       f["follow_rotation"] = true;
       changes.push_back("/settings/factorization/follow_rotation=true");
     }
+    // the kept matrix as the step's own while its free motion is close to the step's own matrix's
+    // (not with a factor turned with its body); it leaves nothing to refine
+    const bool turned = f.is_object() && f.contains("follow_rotation") && f["follow_rotation"] == true;
+    bool lagged = f.is_object() && f.contains("lag_drift") && is_finite_number(&f["lag_drift"]) &&
+                  f["lag_drift"].get<double>() > 0.0;
+    if (rules.lag_drift > 0.0 && !turned && f.is_object() && !user_set(user_pointers, "/settings/factorization/lag_drift") &&
+        !f.contains("lag_drift")) {
+      f["lag_drift"] = rules.lag_drift;
+      changes.push_back("/settings/factorization/lag_drift=" + Json(rules.lag_drift).dump());
+      lagged = true;
+    }
     // the solve refined against the step's A (the exact correction's rows)
-    if (rules.refinements > 0 && f.is_object() && !user_set(user_pointers, "/settings/factorization/refinements") &&
+    if (rules.refinements > 0 && !lagged && f.is_object() && !user_set(user_pointers, "/settings/factorization/refinements") &&
         !f.contains("refinements")) {
       f["refinements"] = rules.refinements;
       changes.push_back("/settings/factorization/refinements=" + std::to_string(rules.refinements));

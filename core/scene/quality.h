@@ -41,6 +41,11 @@ struct InteractiveRules {
   /// (FactorizationReuse::refinements), so that the rows end at its answer with the exact
   /// correction; 0: the scene's own setting
   int refinements = 1;
+  /// with the kept factorization: the step's matrix is the kept one while the free motion it
+  /// gives is within this of the step's own (FactorizationReuse::lag_drift), which then replaces
+  /// the refinement (unused there);
+  /// 0: the scene's own setting.  Not with follow_rotation.
+  double lag_drift = 0.01;
   /// generated FEM meshes' "resolution" capped at it (unset: kept)
   ResolutionCap max_resolution;
   /// > 0: a generated FEM box's "cells" scaled so that no axis has more than this; 0: kept

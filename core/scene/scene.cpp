@@ -205,9 +205,9 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
   }
   if (const Json* fac = o.find("factorization")) {
     ObjectView fo(r, *fac, o.at("factorization"),
-                  {"reuse", "max_cg_iterations", "max_age", "follow_rotation", "refinements"},
+                  {"reuse", "max_cg_iterations", "max_age", "follow_rotation", "refinements", "lag_drift"},
                   "a factorization object {\"reuse\": bool, \"max_cg_iterations\": n, \"max_age\": n, "
-                  "\"follow_rotation\": bool, \"refinements\": n}");
+                  "\"follow_rotation\": bool, \"refinements\": n, \"lag_drift\": x}");
     if (fo.valid()) {
       FactorizationReuse& f = s.factorization;
       f.reuse = fo.boolean("reuse", f.reuse);
@@ -215,6 +215,10 @@ void read_settings(JsonReader& r, const Json& v, Settings& s) {
       f.max_age = fo.integer("max_age", f.max_age, Bounds::at_least(1));
       f.follow_rotation = fo.boolean("follow_rotation", f.follow_rotation);
       f.refinements = fo.integer("refinements", f.refinements, Bounds::at_least(0));
+      f.lag_drift = fo.number("lag_drift", f.lag_drift, Bounds::non_negative());
+      if (f.lag_drift > 0.0 && f.follow_rotation)
+        r.issue(fo.at("lag_drift"), "a lagged matrix is the kept factor as it was made, a factor turned with its "
+                                    "body is not: set lag_drift to 0 or follow_rotation to false");
     }
   }
   // the factory decides: a backend this build lacks is an error naming the build option

@@ -77,7 +77,7 @@ void solve_constraints(const Model& model, State& state, Workspace& work) {
   // refinement against a kept factorization (below) starts each pass from the rows as built
   const FactorizationReuse& reuse = model.settings.factorization;
   const bool refine = reuse.reuse && reuse.refinements > 0 &&
-                    std::any_of(work.fem.begin(), work.fem.end(), [](const FemSystem& f) { return f.factor_age > 0; });
+                    std::any_of(work.fem.begin(), work.fem.end(), [](const FemSystem& f) { return f.factor_age > 0 && !f.lagged; });
   const std::vector<CavityRow> cavity_rows = refine ? cavities : std::vector<CavityRow>{};
   const double h = model.settings.dt;
   const SolverSettings& ss = model.settings.solver;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "common/parallel.h"
 #include "fem/block_ldlt.h"
@@ -264,6 +265,75 @@ TEST(FactorizationFollowsRotation, ATurnedCupKeepsItsFactorizationAndTheExactFre
       EXPECT_EQ(kept.factor_generation, generation + 1) << "unturned, the kept factor is too far: replaced";
     }
   }
+}
+
+// A lagged matrix (FactorizationReuse::lag_drift, method §7.6 point 7): the step's matrix is
+// the kept A₀ itself while the free motion it gives, Δv₀ = A₀⁻¹ b, is within lag_drift of the
+// step's own A⁻¹ b; the free motion and the correction then solve A₀ exactly, without conjugate
+// gradients.  The step's estimate of that error is its actual error; beyond lag_drift, or at
+// max_age, A is factorized again.
+TEST(FactorizationLag, TheStepSolvesTheKeptMatrixWhileItsFreeMotionIsCloseAndFactorizesBeyond) {
+  const Material m = rubber();
+  const FemBody body = bar(m);
+  FactorizationReuse reuse{true, 4, 5};
+  reuse.lag_drift = 0.01;
+  FemSystem sys;
+  init_fem_system(body, sys);
+  free_velocities(body, m, bent(body.rest, 0.3), sys, reuse);
+  ASSERT_EQ(sys.factor_generation, 1u);
+  EXPECT_FALSE(sys.lagged) << "the first step has nothing to lag";
+  const BlockCholesky kept = *sys.solver;
+  const SparseMatrix A0 = sys.A;
+  // a little further bent, released from rest: the kept A₀'s free motion is off by less than 1 %
+  for (const double further : {0.00001, 0.00005}) {
+    const Points x1 = bent(body.rest, 0.3 + further);
+    FemSystem exact;
+    init_fem_system(body, exact);
+    free_velocities(body, m, x1, exact, FactorizationReuse{});
+    free_velocities(body, m, x1, sys, reuse);
+    ASSERT_TRUE(sys.lagged) << further;
+    EXPECT_EQ(sys.factor_generation, 1u);
+    EXPECT_EQ(sys.cg_iterations, 0) << "no conjugate gradients";
+    // the free motion solves A₀ Δv = b (b the step's own forces) to rounding
+    EXPECT_LT((A0 * sys.dv - sys.rhs).norm(), 1e-10 * sys.rhs.norm());
+    // which is not the step's own A's answer: off by what the step estimated
+    const double off = (sys.dv - exact.dv).norm() / sys.dv.norm();
+    std::printf("lagged free motion, bent %.5f further: off the exact step's by %.3g, estimated %.3g; A drifted %.2g\n",
+                further, off, sys.lag, (sys.A - A0).norm() / A0.norm());
+    EXPECT_GT(off, 1e-6);
+    EXPECT_NEAR(sys.lag, off, 0.05 * off);
+  }
+  EXPECT_EQ(sys.factor_age, 2);
+  // the correction solves A₀ too
+  const VecX b = VecX::LinSpaced(sys.A.rows(), 1.0, -1.0);
+  VecX x = b;
+  fem_solve_step_system(body, sys, reuse, x);
+  EXPECT_LT((x - kept.solve(b)).norm(), 1e-14 * x.norm());
+  // 0.002 rad further: A drifts by less than 0.1 %, but the free motion of this slender bar by
+  // about 10 % (a turned element's stiff directions leak into the soft bending): factorized
+  free_velocities(body, m, bent(body.rest, 0.302), sys, reuse);
+  EXPECT_FALSE(sys.lagged);
+  EXPECT_GT(sys.lag, 0.05);
+  EXPECT_LT((sys.A - A0).norm() / A0.norm(), 0.001);
+  EXPECT_EQ(sys.factor_generation, 2u);
+  EXPECT_EQ(sys.factor_age, 0);
+  // the same shape again and again: lagged (error 0) until max_age (5), then factorized
+  for (int age = 1; age <= 5; ++age) {
+    free_velocities(body, m, bent(body.rest, 0.302), sys, reuse);
+    EXPECT_TRUE(sys.lagged);
+    EXPECT_LT(sys.lag, 1e-10);  // (the residual's rounding)
+    EXPECT_EQ(sys.factor_age, age);
+  }
+  free_velocities(body, m, bent(body.rest, 0.302), sys, reuse);
+  EXPECT_FALSE(sys.lagged);
+  EXPECT_EQ(sys.factor_generation, 3u);
+  // with follow_rotation the lag is off: the turned factor's conjugate gradients serve
+  FemSystem turned;
+  init_fem_system(body, turned);
+  reuse.follow_rotation = true;
+  free_velocities(body, m, bent(body.rest, 0.3), turned, reuse);
+  free_velocities(body, m, bent(body.rest, 0.30001), turned, reuse);
+  EXPECT_FALSE(turned.lagged);
 }
 
 // The element pass (rotations, forces, energy) runs in parallel and is summed serially in

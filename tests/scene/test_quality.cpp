@@ -73,11 +73,13 @@ TEST(Quality, InteractiveDoublesTheStepAndKeepsTheFactorization) {
   ASSERT_EQ(m.quality_changes.size(), 6u);
   EXPECT_EQ(m.quality_changes[0], "/settings/dt=0.02");
   EXPECT_EQ(m.quality_changes[1], "/settings/factorization/reuse=true");
-  EXPECT_EQ(m.quality_changes[2], "/settings/factorization/refinements=1");
+  EXPECT_EQ(m.quality_changes[2], "/settings/factorization/lag_drift=0.01");
   EXPECT_EQ(m.quality_changes[3], "/settings/solver/subspace_every=10");
   EXPECT_EQ(m.quality_changes[4], "/settings/cavity/unite_on_ring_change=false");
   EXPECT_EQ(m.quality_changes[5], "/settings/cavity/follow_seal=true");
-  EXPECT_EQ(m.settings.factorization.refinements, 1) << "the solve refined against the step's matrix";
+  EXPECT_DOUBLE_EQ(m.settings.factorization.lag_drift, 0.01) << "the kept matrix the step's own while it drifts little";
+  EXPECT_EQ(m.settings.factorization.refinements, 0) << "a lagged step leaves nothing to refine";
+  EXPECT_EQ(ref.settings.factorization.lag_drift, 0.0);
   EXPECT_EQ(ref.settings.factorization.refinements, 0);
   EXPECT_EQ(ref.settings.solver.subspace_every, 0) << "the reference is the paper's Algorithm 2";
   EXPECT_TRUE(ref.settings.cavity.unite_on_ring_change) << "the reference unites on every seal change";
@@ -93,7 +95,7 @@ TEST(Quality, TheStepIsCappedAndNeverShortened) {
   doc["settings"]["dt"] = 0.025;  // already above the cap: kept
   Model m = load(doc, Quality::Interactive);
   EXPECT_DOUBLE_EQ(m.settings.dt, 0.025);
-  ASSERT_EQ(m.quality_changes.size(), 5u);  // the factorization (kept, its solve refined), the solver and the cavities only
+  ASSERT_EQ(m.quality_changes.size(), 5u);  // the factorization (kept, lagged), the solver and the cavities only
   doc["settings"]["dt"] = 0.002;
   doc["settings"]["interactive"] = {{"time_step_factor", 3}, {"max_dt", 0.005}};
   EXPECT_DOUBLE_EQ(load(doc, Quality::Interactive).settings.dt, 0.005);
@@ -148,15 +150,60 @@ TEST(Quality, ASceneCanTurnTheKeptFactorizationWithItsNodes) {
   doc["settings"]["factorization"] = {{"follow_rotation", false}};
   EXPECT_FALSE(load(doc, Quality::Interactive).settings.factorization.follow_rotation);
   // and so does its word on the refinement, in the interactive block or its factorization
-  doc["settings"]["interactive"] = {{"refinements", 0}};
+  // (without the lagged matrix, which leaves nothing to refine)
+  doc["settings"]["interactive"] = {{"refinements", 0}, {"lag_drift", 0}};
   EXPECT_EQ(load(doc, Quality::Interactive).settings.factorization.refinements, 0);
-  doc["settings"]["interactive"] = {{"refinements", 3}};
+  doc["settings"]["interactive"] = {{"refinements", 3}, {"lag_drift", 0}};
   EXPECT_EQ(load(doc, Quality::Interactive).settings.factorization.refinements, 3);
+  EXPECT_EQ(load(doc, Quality::Interactive).settings.factorization.lag_drift, 0.0);
   doc["settings"]["factorization"] = {{"refinements", 2}};
   EXPECT_EQ(load(doc, Quality::Interactive).settings.factorization.refinements, 2);
   EXPECT_EQ(load(doc, Quality::Interactive, {parse_override("/settings/factorization/refinements=0")})
                 .settings.factorization.refinements,
             0);
+}
+
+// The lagged matrix (FactorizationReuse::lag_drift) at interactive quality: 1 % by default, the
+// scene's interactive block or its own factorization may change it or turn it off (the
+// refinement then as before); not with a factor turned with its body, which a scene asking for
+// both is told.
+TEST(Quality, TheKeptMatrixIsTheStepsOwnWhileItDriftsLittle) {
+  Json doc = cup_scene();
+  EXPECT_DOUBLE_EQ(load(doc, Quality::Interactive).settings.factorization.lag_drift, 0.01);
+  doc["settings"]["interactive"] = {{"lag_drift", 0.05}};
+  EXPECT_DOUBLE_EQ(load(doc, Quality::Interactive).settings.factorization.lag_drift, 0.05);
+  doc["settings"]["interactive"] = {{"lag_drift", 0}};
+  Model m = load(doc, Quality::Interactive);
+  EXPECT_EQ(m.settings.factorization.lag_drift, 0.0);
+  EXPECT_EQ(m.settings.factorization.refinements, 1) << "without it the solve is refined, as before";
+  doc["settings"].erase("interactive");
+  doc["settings"]["factorization"] = {{"lag_drift", 0.002}};
+  m = load(doc, Quality::Interactive);
+  EXPECT_DOUBLE_EQ(m.settings.factorization.lag_drift, 0.002) << "the scene's own word wins";
+  EXPECT_EQ(m.settings.factorization.refinements, 0);
+  EXPECT_EQ(load(doc, Quality::Reference).settings.factorization.lag_drift, 0.002) << "as written";
+  EXPECT_DOUBLE_EQ(load(doc, Quality::Interactive, {parse_override("/settings/factorization/lag_drift=0.03")})
+                       .settings.factorization.lag_drift,
+                   0.03);
+  // a turned factor: no lag (its refinement instead)
+  doc["settings"].erase("factorization");
+  doc["settings"]["interactive"] = {{"follow_rotation", true}};
+  m = load(doc, Quality::Interactive);
+  EXPECT_TRUE(m.settings.factorization.follow_rotation);
+  EXPECT_EQ(m.settings.factorization.lag_drift, 0.0);
+  EXPECT_EQ(m.settings.factorization.refinements, 1);
+  // both asked for in the scene: an error at the lag's pointer
+  doc["settings"].erase("interactive");
+  doc["settings"]["factorization"] = {{"reuse", true}, {"follow_rotation", true}, {"lag_drift", 0.01}};
+  try {
+    load(doc, Quality::Reference);
+    ADD_FAILURE() << "both accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/settings/factorization/lag_drift"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("follow_rotation"), std::string::npos) << e.what();
+  }
+  doc["settings"]["factorization"] = {{"lag_drift", -0.1}};
+  EXPECT_THROW(load(doc, Quality::Reference), InputError);
 }
 
 TEST(Quality, CoarserGeneratedMeshesOnlyWhereTheSceneAllowsThem) {

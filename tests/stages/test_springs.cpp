@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "common/error.h"
 #include "model/springs.h"
@@ -120,8 +121,8 @@ TEST(Springs, ABodyHangingFromASpringRestsAtMgOverKWithTensionMg) {
 }
 
 namespace {
-// `settings`: the scene's settings object
-void hang_fem_block(const std::string& settings) {
+// `settings`: the scene's settings object; `factorizations`: the FEM factorizations of the 300 steps
+void hang_fem_block(const std::string& settings, int* factorizations = nullptr) {
   // a 4 cm FEM cube (E 0.1 MPa) hangs about 5 cm below a fixed anchor from the mass-weighted
   // mean of its top face (off the face's centre by a few mm: the tets' lumped masses are not
   // symmetric), a zero-length dashpot (k = 0) on its bottom face damping the swing and the rocking
@@ -149,7 +150,12 @@ void hang_fem_block(const std::string& settings) {
   double mass = 0.0;
   for (double nm : sim.model().fem[0].node_mass) mass += nm;
   ASSERT_NEAR(mass, 0.064, 1e-9);
-  for (int i = 0; i < 300; ++i) sim.step();
+  int made = 0;
+  for (int i = 0; i < 300; ++i) {
+    sim.step();
+    made += sim.profile().factorizations;
+  }
+  if (factorizations) *factorizations = made;
   const double tension = evaluate_probe(sim.model(), sim.state(), sim.model().probes[0]);
   const double length = spring_geometry(sim.model(), sim.state(), 0).length;
   EXPECT_LT(sim.state().spring_force[1].norm(), 1e-3 * tension) << "the dashpot is at rest";
@@ -351,4 +357,14 @@ TEST(Springs, MalformedSpringsAreReportedAtTheirPointer) {
 // method §7.6 point 6): the correction stays exact, so the block comes to rest too.
 TEST(Springs, AnFemBlockHangsAndComesToRestWithAKeptFactorizationAndARefinedSolve) {
   hang_fem_block(R"({"dt": 0.01, "factorization": {"reuse": true, "refinements": 1}})");
+}
+
+// And with the kept matrix as the step's own while it drifts little (settings.factorization.
+// lag_drift, method §7.6 point 7): the free motion and the correction solve the same A₀, so
+// forces in balance leave no velocity, and the block comes to rest on few factorizations.
+TEST(Springs, AnFemBlockHangsAndComesToRestWithALaggedMatrix) {
+  int factorizations = -1;
+  hang_fem_block(R"({"dt": 0.01, "factorization": {"reuse": true, "lag_drift": 0.01}})", &factorizations);
+  std::printf("lagged matrix: %d factorizations in 300 steps\n", factorizations);
+  EXPECT_LT(factorizations, 300 / 3) << "the matrix lagged on most steps";
 }

@@ -444,7 +444,7 @@ test('setQuality: interactive derives the longer step, keeps the overrides, and 
     assert.strictEqual(sim.load(sceneText('ground.json'), scenesDir), '');
     assert.strictEqual(sim.dt(), 0.02, 'ground: 10 ms doubled');
     assert.deepStrictEqual(sim.qualityChanges(), ['/settings/dt=0.02', '/settings/factorization/reuse=true',
-      '/settings/factorization/refinements=1', '/settings/solver/subspace_every=10', '/settings/cavity/unite_on_ring_change=false',
+      '/settings/factorization/lag_drift=0.01', '/settings/solver/subspace_every=10', '/settings/cavity/unite_on_ring_change=false',
       '/settings/cavity/follow_seal=true']);
     assert.strictEqual(sim.setOverride('/parameters/push_mm', '8'), '');
     assert.strictEqual(sim.dt(), 0.02, 'an override rebuilds at the same quality');
