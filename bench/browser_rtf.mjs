@@ -8,11 +8,15 @@
 //
 //   node bench/browser_rtf.mjs [SCENE...] [--timeout S] [--timeout SCENE=S ...] [--json FILE]
 //                              [--speed X] [--mode realtime|steps] [--sampled]
-//                              [--quality interactive|reference|both] [--threads N]
+//                              [--quality interactive|reference|both] [--threads N] [--warmup N]
 //     SCENE        scenes/<SCENE>.json as the page lists it (default: ground rigid_lift pull_test
 //                  soft_cube_lift organic_object)
 //     --threads N  the simulation's threads (the page's ?threads=, 1 to 4); default: the page's
 //                  own (the cores, at most 4: web/src/threads.js)
+//     --warmup N   the steps the page plays unseen after the load (its ?warmup=; 0: none);
+//                  default: the page's own (web/src/sim_host.js). The bench presses play once
+//                  the warm-up has ended, as a visitor who looks at the scene first would, and
+//                  reports its steps and time (`warm-up`); with 0, play follows the load.
 //     --quality    the page's quality selector (?quality=); both (the default): every scene at
 //                  interactive, then every scene at reference
 //     --timeout    wall-clock limit per scene after play, in s (default 900); SCENE=S sets one
@@ -58,7 +62,7 @@ function die(msg, code = 2) { console.error(`browser_rtf: ${msg}`); process.exit
 // ---- arguments -----------------------------------------------------------------------------
 function parseArgs(argv) {
   const o = { scenes: [], timeout: 900, timeouts: {}, json: null, speed: null, mode: 'realtime', sampled: false, qualities: ['interactive', 'reference'],
-              threads: null };
+              threads: null, warmup: null };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     const val = () => { if (i + 1 >= argv.length) die(`${a} needs a value`); return argv[++i]; };
@@ -71,6 +75,7 @@ function parseArgs(argv) {
     else if (a === '--speed') { o.speed = Number(val()); if (!(o.speed > 0)) die('--speed: expected a number > 0'); }
     else if (a === '--sampled') o.sampled = true;
     else if (a === '--threads') { o.threads = Number(val()); if (!(Number.isInteger(o.threads) && o.threads >= 1 && o.threads <= 4)) die('--threads: expected 1 to 4'); }
+    else if (a === '--warmup') { o.warmup = Number(val()); if (!(Number.isInteger(o.warmup) && o.warmup >= 0 && o.warmup <= 1000)) die('--warmup: expected 0 to 1000 steps'); }
     else if (a === '--quality') {
       const q = val();
       if (!['interactive', 'reference', 'both'].includes(q)) die('--quality: interactive, reference or both');
@@ -78,7 +83,7 @@ function parseArgs(argv) {
     }
     else if (a === '--mode') { o.mode = val(); if (!['realtime', 'steps'].includes(o.mode)) die('--mode: realtime or steps'); }
     else if (a === '-h' || a === '--help') {
-      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split("\n").slice(1, 26)
+      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split("\n").slice(1, 30)
         .map(l => l.replace(/^\/\/ ?/, '')).join('\n'));
       process.exit(0);
     } else if (a.startsWith('-')) die(`unknown option ${a} (--help)`);
@@ -194,7 +199,8 @@ async function runScene(context, base, scene, timeoutS, quality) {
   page.on('console', m => { if (process.env.BENCH_VERBOSE) log(`console ${m.type()}: ${m.text()}`); });
   const res = { scene, quality, complete: false, partial: false, error: null };
   try {
-    await page.goto(`${base}?scene=${encodeURIComponent(scene)}&quality=${quality}${opt.threads ? `&threads=${opt.threads}` : ''}`,
+    await page.goto(`${base}?scene=${encodeURIComponent(scene)}&quality=${quality}${opt.threads ? `&threads=${opt.threads}` : ''}` +
+                    `${opt.warmup !== null ? `&warmup=${opt.warmup}` : ''}`,
                     { waitUntil: 'load' });
     if (!await page.evaluate(() => window.crossOriginIsolated === true)) throw new Error('the page is not cross-origin isolated (serve.mjs headers?)');
     await page.waitForFunction(() => { const s = window.suctionDebug.snapshot(); return (s.loaded && s.frames > 0) || s.errors.some(e => !e.startsWith('backend')); },
@@ -208,6 +214,11 @@ async function runScene(context, base, scene, timeoutS, quality) {
     if (s.quality !== quality) throw new Error(`the page runs at ${s.quality} quality, not ${quality}`);
     res.duration = s.duration; res.version = s.version; res.dt = s.dt; res.simThreads = s.simThreads;
     if (opt.threads && s.simThreads !== opt.threads) throw new Error(`the page runs the simulation on ${s.simThreads} threads, not ${opt.threads}`);
+    // the warm-up after the load (web/src/sim_host.js): play once it has ended
+    if (opt.warmup !== 0) {
+      await page.waitForFunction(() => window.suctionDebug.snapshot().warm !== null, null, { timeout: 60000, polling: 100 });
+      res.warmup = await page.evaluate(() => window.suctionDebug.snapshot().warm);
+    } else res.warmup = null;
     // the speed, then play (messages reach the worker in this order)
     await page.selectOption('#speed-mode', opt.mode);
     await page.fill('#speed', String(opt.speed));
@@ -279,13 +290,14 @@ const f = (x, d) => (x === null || x === undefined || !Number.isFinite(x) ? '–
 
 function table(results) {
   const lines = [];
-  lines.push('| scene | quality | dt ms | simulated s | wall s | RTF | steps | wall ms/step | step ms mean | step ms worst | frames/s | draws/s | note |');
-  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  lines.push('| scene | quality | warm-up | dt ms | simulated s | wall s | RTF | steps | wall ms/step | step ms mean | step ms worst | frames/s | draws/s | note |');
+  lines.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of results) {
-    if (r.error) { lines.push(`| ${r.scene} | ${r.quality} | | | | | | | | | | | FAILED: ${r.error.replace(/\|/g, '/')} |`); continue; }
+    if (r.error) { lines.push(`| ${r.scene} | ${r.quality} | | | | | | | | | | | | FAILED: ${r.error.replace(/\|/g, '/')} |`); continue; }
+    const warm = r.warmup ? `${r.warmup.steps} steps, ${f(r.warmup.ms / 1000, 2)} s${r.warmup.complete ? '' : ' (cut)'}` : 'none';
     const note = r.complete ? (r.step_ms.every_step ? `every step (${r.step_ms.samples})` : `${r.step_ms.samples} frames' profiles (sampled)`) :
       `PARTIAL: stopped at the ${r.limit_s} s limit, t = ${f(r.sim_s, 2)} of ${r.duration} s`;
-    lines.push(`| ${r.scene} | ${r.quality} | ${f(r.dt * 1e3, 0)} | ${f(r.sim_s, 3)} | ${f(r.wall_s, 1)} | ${f(r.rtf, 3)} | ${r.steps} | ${f(r.wall_ms_per_step, 1)} | ` +
+    lines.push(`| ${r.scene} | ${r.quality} | ${warm} | ${f(r.dt * 1e3, 0)} | ${f(r.sim_s, 3)} | ${f(r.wall_s, 1)} | ${f(r.rtf, 3)} | ${r.steps} | ${f(r.wall_ms_per_step, 1)} | ` +
                `${f(r.step_ms.mean, 1)} | ${f(r.step_ms.max, 1)} | ${f(r.frames_per_s, 1)} | ${f(r.draws_per_s, 1)} | ${note} |`);
   }
   const ok = results.filter(r => !r.error && Object.keys(r.stages_mean_ms).length);

@@ -5,7 +5,8 @@
 // the lowest pressure, errors) are counted here, not in the app's state. Fields:
 // frames counts every frame since the page opened; the others start again at each load.
 //   ready backend module version crossOriginIsolated workerCrossOriginIsolated simThreads
-//   scenes scene loaded playing time step rtf pAtm gravity (|g|) duration quality dt drivers driverOffsets
+//   scenes scene loaded warm (null until the worker's warm-up after the load ended, then
+//   {steps ms complete}: src/sim_host.js) playing time step rtf pAtm gravity (|g|) duration quality dt drivers driverOffsets
 //   cavities minPressure contacts phase positionsChecksum grabPoint dragging errors warnings
 //   bannerVisible bannerLevel (error, warning or info: the banner's colour) changed (the values
 //   applied since the load, [pointer, value]) shareUrl (the last link of the share button)
@@ -33,7 +34,7 @@ export function installDebug({ state, parts }) {
       ready: s.ready, backend: s.backend, module: s.module, version: s.version,
       crossOriginIsolated: window.crossOriginIsolated === true, workerCrossOriginIsolated: s.workerIsolated,
       simThreads: s.simThreads,
-      scenes: s.scenes.map(x => x.name), scene: s.sceneName, loaded: s.loaded, playing: s.playing,
+      scenes: s.scenes.map(x => x.name), scene: s.sceneName, loaded: s.loaded, warm: s.warm ? { ...s.warm } : null, playing: s.playing,
       time: s.time, step: s.step, frames: seen.frames, rtf: s.rtf,
       pAtm: meta ? meta.pAtm : null, gravity: meta ? meta.gravity : null, duration: meta ? meta.duration : null,
       quality: meta ? meta.quality : null, dt: meta ? meta.dt : null,

@@ -24,7 +24,7 @@ const params = new URLSearchParams(location.search);
 const state = {
   ready: false, backend: null, module: null, version: '', workerIsolated: null, simThreads: 1,
   scenes: [], schema: null, sceneName: null, sceneDoc: null, meta: null, loaded: false,
-  playing: false, time: 0, step: 0, rtf: null, lastFrame: null, phase: 'free', frameArrived: false,
+  playing: false, time: 0, step: 0, rtf: null, lastFrame: null, phase: 'free', frameArrived: false, warm: null,
 };
 
 // the snapshot for scripts (src/debug.js): it counts errors from the start
@@ -134,6 +134,8 @@ const link = connectWorker(new URL('./worker.js', import.meta.url), {
   },
   // a lesson step's event: the worker paused there (src/lessons.js)
   event(msg) { lessons.onEvent(msg); },
+  // the worker's warm-up after a load ended (src/sim_host.js, startWarmup): what the benches wait for
+  warm(msg) { state.warm = { steps: msg.steps, ms: msg.ms, complete: msg.complete }; },
   error(msg) { if (msg.where === 'warning') showWarning(msg.message); else showError(msg.where, msg.message); },
 }, { onAny: () => view.requestDraw(), onError: showError });
 
@@ -141,8 +143,13 @@ const link = connectWorker(new URL('./worker.js', import.meta.url), {
 const askedThreads = parseThreads(params.get('threads'));
 if (params.get('threads') !== null && askedThreads === null)
   showError('threads', `?threads=${params.get('threads')}: expected a whole number from 1 to ${MAX_SIM_THREADS}; using the default`);
+// ?warmup=N: the steps the worker plays unseen after each load (0: none; src/sim_host.js)
+const askedWarmup = params.get('warmup') === null ? null : Number(params.get('warmup'));
+if (askedWarmup !== null && !(Number.isInteger(askedWarmup) && askedWarmup >= 0 && askedWarmup <= 1000))
+  showError('warmup', `?warmup=${params.get('warmup')}: expected a whole number of steps from 0 to 1000; using the default`);
 link.send('init', { backend: params.get('backend') === 'mock' ? 'mock' : 'wasm',
-                    ...(askedThreads !== null ? { simThreads: askedThreads } : {}) });
+                    ...(askedThreads !== null ? { simThreads: askedThreads } : {}),
+                    ...(Number.isInteger(askedWarmup) && askedWarmup >= 0 && askedWarmup <= 1000 ? { warmup: askedWarmup } : {}) });
 // a link's scene, quality and values (src/share.js): ?quality=reference chooses the quality at
 // start (the worker starts at interactive); the values are sent once the scene has loaded
 const linked = parseShare(params);
@@ -227,7 +234,7 @@ window.addEventListener('drop', (e) => {
 function onLoaded(meta) {
   notices.clear('warning');   // a new scene: the last one's warnings no longer apply
   drawBanner();
-  Object.assign(state, { meta, loaded: true, time: 0, step: 0, lastFrame: null, phase: 'free' });
+  Object.assign(state, { meta, loaded: true, time: 0, step: 0, lastFrame: null, phase: 'free', warm: null });
   debug.loaded();
   // compare: a kept run stays across reloads of its scene (a restart, another quality), not to another
   if (plots.previous && plots.scene !== (state.sceneName || meta.name)) { plots.clearPrevious(); $('plot-forget').hidden = true; }

@@ -5,9 +5,10 @@
 // A field name ending in '?' is optional.
 
 /**
- * @typedef {{type:'init', backend:'wasm'|'mock', simThreads?:number}} InitMsg
+ * @typedef {{type:'init', backend:'wasm'|'mock', simThreads?:number, warmup?:number}} InitMsg
  *            simThreads: the simulation's threads (the page's ?threads=); absent: the machine's
- *            cores, 1 to 4
+ *            cores, 1 to 4. warmup: the steps of the warm-up after each load (the page's
+ *            ?warmup=; 0: none; absent: DEFAULT_WARMUP_STEPS of src/sim_host.js)
  * @typedef {{type:'load', text:string, name?:string, baseDir?:string}} LoadMsg
  * @typedef {{type:'play'}|{type:'pause'}|{type:'reset'}|{type:'ack'}} PlainMsg
  * @typedef {{type:'step', n:number}} StepMsg
@@ -38,12 +39,15 @@
  * @typedef {{type:'event', name:string, t:number, step:number, values:Object<string, number>, missed:boolean}} EventMsg
  *            the armed event happened at step `step` (the run paused there), or (missed) the scene
  *            ended without it; values: what was measured there (src/lesson_events.js)
- * @typedef {ReadyMsg|LoadedMsg|FrameMsg|StatusMsg|ResetMsg|EndMsg|OverriddenMsg|ErrorMsg|EventMsg} FromWorker
+ * @typedef {{type:'warm', steps:number, ms:number, complete:boolean}} WarmMsg
+ *            the warm-up after a load or rebuild ended (SimHost.startWarmup): `steps` played unseen
+ *            in `ms`, then the scene was reset; complete: false when a command ended it early
+ * @typedef {ReadyMsg|LoadedMsg|FrameMsg|StatusMsg|ResetMsg|EndMsg|OverriddenMsg|ErrorMsg|EventMsg|WarmMsg} FromWorker
  */
 
 /** Page -> worker: type -> its fields. */
 export const TO_WORKER = deepFreeze({
-  init: ['backend', 'simThreads?'],
+  init: ['backend', 'simThreads?', 'warmup?'],
   load: ['text', 'name?', 'baseDir?'],
   play: [],
   pause: [],
@@ -71,6 +75,7 @@ export const FROM_WORKER = deepFreeze({
   overridden: ['applied', 'requested', 'live', 'time?', 'dt?', 'restart?'],
   error: ['where', 'message', 'fatal?'],
   event: ['name', 't', 'step', 'values', 'missed'],
+  warm: ['steps', 'ms', 'complete'],
 });
 
 function deepFreeze(o) { for (const v of Object.values(o)) Object.freeze(v); return Object.freeze(o); }

@@ -7,6 +7,13 @@ import { EventWatch } from './lesson_events.js';
 
 const now = () => (globalThis.performance ? performance.now() : Date.now());
 
+// The commands that leave a running warm-up alone (they neither read nor change the simulation);
+// any other ends it first, with the reset, so the command finds the scene as loaded.
+const WARMUP_GOES_ON = new Set(['ack', 'speed', 'dragSpeed', 'pause']);
+/** The page's warm-up (worker.js): its steps, and the wall time it may take at most. */
+export const DEFAULT_WARMUP_STEPS = 40;
+export const WARMUP_BUDGET_MS = 1500;
+
 function toArray(x) {
   if (Array.isArray(x)) return x;
   if (x && typeof x.size === 'function' && typeof x.get === 'function') { // embind vector
@@ -17,7 +24,12 @@ function toArray(x) {
 
 export class SimHost {
   /** M: the module (from createSuction); post(msg, transferList). */
-  constructor(M, post, { backend = 'wasm', maxStepsPerTick = 200, tickBudgetMs = 100, quality = 'interactive' } = {}) {
+  /**
+   * warmup: null (none) or { steps, budgetMs }: after each load or rebuild the host plays the
+   * scene's first `steps` steps unseen (at most budgetMs of wall time, one step per task so a
+   * command gets in) and resets it (see startWarmup).
+   */
+  constructor(M, post, { backend = 'wasm', maxStepsPerTick = 200, tickBudgetMs = 100, quality = 'interactive', warmup = null } = {}) {
     this.M = M;
     this.post = post;
     this.backend = backend;
@@ -44,6 +56,8 @@ export class SimHost {
     this.watchFired = null;
     this.watchMissed = false;
     this.probeNames = [];
+    this.warmup = warmup && warmup.steps > 0 ? { steps: warmup.steps | 0, budgetMs: Number.isFinite(+warmup.budgetMs) ? +warmup.budgetMs : WARMUP_BUDGET_MS } : null;
+    this.warming = null;      // { steps, start, timer } while the warm-up runs
     // the page plays at interactive quality unless asked (docs/validation.md, "Quality levels")
     this.quality = 'reference';
     if (typeof this.sim.setQuality === 'function' && !this.sim.setQuality(quality)) this.quality = quality;
@@ -70,7 +84,7 @@ export class SimHost {
       drag: (msg) => { this.drag.set(msg.driver, { target: msg.target.slice(0, 3) }); },
       dragSpeed: (msg) => { this.dragSpeed = +msg.value; },
       pauseAt: (msg) => this.pauseAt(msg.event),
-      ack: () => { this.frameWanted = true; this.maybeFrame(); if (this.playing) this.schedule(); },
+      ack: () => { this.frameWanted = true; if (this.warming) return; this.maybeFrame(); if (this.playing) this.schedule(); },
     }, ['init']);
     return this._commands;
   }
@@ -78,6 +92,7 @@ export class SimHost {
   /** Runs one command; an unknown one (or 'init', the worker's own) is reported as an error. */
   handle(msg) {
     if (!isMessage(TO_WORKER, msg) || msg.type === 'init') { this.error('worker', `unknown command '${msg && msg.type}'`); return undefined; }
+    if (this.warming && !WARMUP_GOES_ON.has(msg.type)) this.endWarmup(false);
     return dispatch(TO_WORKER, this.commands, msg);
   }
 
@@ -234,6 +249,49 @@ export class SimHost {
     this.recordSample();
     if (this.watchFired) this.eventReached(this.watchFired);
     this.dirty = true; this.frameWanted = true; this.maybeFrame();
+    this.startWarmup();
+  }
+
+  // ---- warm-up ----------------------------------------------------------------------------
+  // WebAssembly is compiled lazily: a function runs as baseline code (V8's Liftoff) from its
+  // first call and is recompiled optimized (TurboFan) only once it has been hot, so the first
+  // second of a scene in a fresh page runs at about half speed and its first union (CGAL's code)
+  // takes 0.3 s instead of 10 ms (docs/validation.md, issue 48 part 14). The warm-up moves that
+  // to the time the scene stands loaded: it steps the scene unseen (no frame, no sample, no
+  // event), then resets it (Simulator.reset: the loaded state to the bit), and posts 'warm'.
+  // Any command but those of WARMUP_GOES_ON ends it first (endWarmup), so play starts at once.
+
+  startWarmup() {
+    this.endWarmup(false);
+    if (!this.warmup || !this.loaded) return;
+    const dt = this.sim.dt(), duration = this.sim.duration();
+    const steps = Math.min(this.warmup.steps, Math.max(0, Math.floor(duration / dt + 1e-9)));
+    if (!(steps > 0)) return;
+    this.warming = { steps: 0, limit: steps, start: now(), timer: null };
+    this.warming.timer = setTimeout(() => this.warmTick(), 0);
+  }
+
+  warmTick() {
+    const w = this.warming;
+    if (!w) return;
+    w.timer = null;
+    let err;
+    try { err = this.sim.step(1); } catch (e) { err = String(e && e.message || e); }
+    if (!err) w.steps += 1;
+    if (err || w.steps >= w.limit || now() - w.start >= this.warmup.budgetMs) { this.endWarmup(!err); return; }
+    w.timer = setTimeout(() => this.warmTick(), 0);
+  }
+
+  /** Ends a running warm-up: the scene back to its loaded state; 'warm' says how far it got. */
+  endWarmup(complete) {
+    const w = this.warming;
+    if (!w) return;
+    if (w.timer !== null) clearTimeout(w.timer);
+    this.warming = null;
+    if (this.sim.stepCount() > 0) {
+      try { this.sim.reset(); } catch (e) { this.error('reset', e && e.message || e); }
+    }
+    this.send('warm', { steps: w.steps, ms: now() - w.start, complete });
   }
 
   // ---- stepping -------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // The simulation worker (a module worker): loads the wasm module, owns the Simulator through
 // SimHost, and talks to the page with the messages of src/messages.js (docs/web.md, "Messages").
 // `host` and the imported `SimHost` keep these names: bench/browser_soak.mjs appends code that uses them.
-import { SimHost } from './sim_host.js';
+import { SimHost, DEFAULT_WARMUP_STEPS, WARMUP_BUDGET_MS } from './sim_host.js';
 import { TO_WORKER, FROM_WORKER, message, dispatch } from './messages.js';
 import { meshCacheFiles, meshFiles, meshPathIsLocal } from './mesh_files.js';
 import { simulationThreads } from './threads.js';
@@ -43,10 +43,13 @@ async function loadMock() {
   return { M: mod.createMockModule(), name: 'mock' };
 }
 
-async function init(backend, threads) {
+async function init(backend, threads, warmupSteps) {
   try {
     const { M, name } = backend === 'mock' ? await loadMock() : await loadWasm();
-    host = new SimHost(M, post, { backend: backend === 'mock' ? 'mock' : 'wasm' });
+    // the warm-up after each load (src/sim_host.js, startWarmup): the page's ?warmup=, else the default
+    const steps = Number.isInteger(warmupSteps) && warmupSteps >= 0 ? warmupSteps : DEFAULT_WARMUP_STEPS;
+    host = new SimHost(M, post, { backend: backend === 'mock' ? 'mock' : 'wasm',
+                                  warmup: steps > 0 ? { steps, budgetMs: WARMUP_BUDGET_MS } : null });
     // the compliance, the factorization and the element pass on up to 4 threads (the module
     // starts 3 workers; the same numbers for any count): the page's ?threads=, else the cores
     const simThreads = M.setThreads && self.crossOriginIsolated === true
@@ -99,7 +102,7 @@ function run(msg) {
 // init is the worker's; every other command goes to SimHost (queued until the module is ready)
 const forward = (msg) => { if (!host) queue.push(msg); else run(msg); };
 const handlers = Object.fromEntries(Object.keys(TO_WORKER).map(type => [type, forward]));
-handlers.init = (msg) => init(msg.backend, msg.simThreads);
+handlers.init = (msg) => init(msg.backend, msg.simThreads, msg.warmup);
 self.onmessage = (ev) => {
   try { dispatch(TO_WORKER, handlers, ev.data); } catch (e) { send('error', { where: 'worker', message: String(e && e.message || e) }); }
 };

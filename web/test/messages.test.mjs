@@ -12,6 +12,7 @@ const VALUE = {
   masses: [0.02, 0.2, 0], centres: [[0, 0, 0.05], [0, 0, 0.025], null], cavities: [], contacts: new Float32Array(6), contactCount: 1, springs: new Float32Array(0), probes: [], profile: { totalMs: 1 },
   samples: [{ t: 0, cavities: [] }], rtf: 0.9, applied: [['/a', '1']], requested: 1, live: true, restart: '', where: 'load',
   message: 'bad', fatal: false, event: 'holding', t: 0.82, values: { t: 0.82, pressure_kPa: 93.1 }, missed: false,
+  warmup: 40, steps: 40, ms: 812.5, complete: true,
 };
 
 for (const [dir, spec] of [['page -> worker', TO_WORKER], ['worker -> page', FROM_WORKER]]) {

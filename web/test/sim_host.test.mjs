@@ -261,3 +261,75 @@ test('the worker pauses at the armed event and tells the page what it measured (
   host.handle({ type: 'pauseAt', event: 'soon' });
   assert.match(of('error').at(-1).message, /unknown event 'soon'/);
 });
+
+// ---- the warm-up after a load (SimHost.startWarmup) ----------------------------------------
+function makeWarmHost(warmup) {
+  const msgs = [];
+  const host = new SimHost(createMockModule(), (m, transfer) => msgs.push({ m, transfer }), { backend: 'mock', warmup });
+  return { host, msgs, of: (type) => msgs.filter(x => x.m.type === type).map(x => x.m) };
+}
+const until = async (cond, what) => {
+  for (let i = 0; i < 2000 && !cond(); ++i) await new Promise(r => setTimeout(r, 1));
+  assert.ok(cond(), `timed out waiting for ${what}`);
+};
+
+test('the warm-up plays the scene unseen, resets it to the loaded state and says so', async () => {
+  const warm = makeWarmHost({ steps: 7, budgetMs: 1e9 });
+  const cold = makeHost();
+  warm.host.handle({ type: 'load', text: sceneText, name: 'default' });
+  cold.host.handle({ type: 'load', text: sceneText, name: 'default' });
+  warm.host.handle({ type: 'ack' });   // the page drew the load's frame: no frame of the warm-up follows
+  await until(() => warm.of('warm').length === 1, "'warm'");
+  const w = warm.of('warm')[0];
+  assert.equal(w.steps, 7);
+  assert.equal(w.complete, true);
+  assert.ok(w.ms >= 0);
+  assert.equal(warm.of('frame').length, 1, 'only the load\'s frame: the warm-up is not shown');
+  assert.equal(warm.host.sim.stepCount(), 0, 'reset to the loaded state');
+  assert.equal(warm.host.sim.time(), 0);
+  // then the scene plays as if there had been no warm-up, to the bit
+  for (const h of [warm, cold]) { h.host.handle({ type: 'step', n: 30 }); h.host.handle({ type: 'ack' }); }
+  const a = warm.of('frame').at(-1), b = cold.of('frame').at(-1);
+  assert.deepEqual(a.samples.map(s => s.step), b.samples.map(s => s.step));
+  assert.deepEqual(a.samples, b.samples);
+  assert.deepEqual(a.bodies, b.bodies);
+});
+
+test('a command ends the warm-up at once; an ack, the speed and a pause leave it running', async () => {
+  const { host, of } = makeWarmHost({ steps: 100000, budgetMs: 1e9 });
+  host.handle({ type: 'load', text: sceneText, name: 'default' });
+  await until(() => host.sim.stepCount() >= 3, 'three warm-up steps');
+  host.handle({ type: 'ack' });
+  host.handle({ type: 'speed', mode: 'realtime', timeFactor: 2 });
+  host.handle({ type: 'pause' });
+  assert.equal(of('warm').length, 0, 'still warming');
+  assert.equal(of('frame').length, 1, 'an ack during the warm-up sends no frame');
+  host.handle({ type: 'step', n: 2 });
+  const w = of('warm');
+  assert.equal(w.length, 1);
+  assert.equal(w[0].complete, false);
+  assert.ok(w[0].steps >= 3);
+  host.handle({ type: 'ack' });
+  const f = of('frame').at(-1);
+  assert.equal(f.step, 2, 'the step command ran from the loaded state');
+  assert.deepEqual(f.samples.map(s => s.step), [1, 2]);
+  await new Promise(r => setTimeout(r, 20));
+  assert.equal(host.sim.stepCount(), 2, 'nothing steps after the warm-up ended');
+});
+
+test('the warm-up stops at its time budget and at the scene\'s end; a rebuild warms again', async () => {
+  const budget = makeWarmHost({ steps: 100000, budgetMs: 0 });
+  budget.host.handle({ type: 'load', text: sceneText, name: 'default' });
+  await until(() => budget.of('warm').length === 1, "'warm'");
+  assert.equal(budget.of('warm')[0].steps, 1, 'one step, then the budget is spent');
+  const doc = JSON.parse(sceneText);
+  doc.settings.duration = 5 * doc.settings.dt;
+  const short = makeWarmHost({ steps: 50, budgetMs: 1e9 });
+  short.host.handle({ type: 'load', text: JSON.stringify(doc), name: 'short' });
+  await until(() => short.of('warm').length === 1, "'warm'");
+  assert.equal(short.of('warm')[0].steps, 5, 'no step beyond the scene\'s duration');
+  short.host.handle({ type: 'quality', name: 'reference' });
+  await until(() => short.of('warm').length === 2, "the rebuild's 'warm'");
+  assert.equal(short.of('warm')[1].steps, 5);
+  assert.equal(short.host.sim.stepCount(), 0);
+});
