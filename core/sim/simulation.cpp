@@ -21,7 +21,9 @@ Simulation::~Simulation() = default;
 
 void Simulation::reset() {
   state_ = make_initial_state(model_);
-  init_workspace(model_, *work_);
+  // the rigid surfaces' check as the last init found it (the construction's reset: none yet)
+  const std::vector<char> rigid_checks = std::move(work_->rigid_surface_checked);
+  init_workspace(model_, *work_, rigid_checks.empty() ? nullptr : &rigid_checks);
   at_start_.reset();
   profile_ = StepProfile{};
   warnings_.clear();
@@ -48,7 +50,8 @@ void Simulation::retune(Model next) {
   // the isothermal law keeps the air at the ambient temperature (docs/method.md §6.8)
   if (model_.settings.cavity.gas.isothermal())
     for (CavityState& c : state_.book.cavities) c.temperature = model_.settings.cavity.gas.t_ambient;
-  init_workspace(model_, *work_);
+  const std::vector<char> rigid_checks = std::move(work_->rigid_surface_checked);  // same surfaces
+  init_workspace(model_, *work_, rigid_checks.empty() ? nullptr : &rigid_checks);
   at_start_.reset();  // found under the old model (its reach, its sealing distance)
 }
 

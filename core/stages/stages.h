@@ -14,7 +14,10 @@ namespace suction {
 
 /// Sizes the workspace, analyses each FEM body's system pattern, registers the bodies with
 /// the collision detector and initialises the compliance backend (init_workspace.cpp).
-void init_workspace(const Model& model, Workspace& work);
+/// `rigid_checks`: the rigid surfaces' union input check (Workspace::rigid_surface_checked) as
+/// a former call found it for the same rigid surfaces (a reset, a retune: a surface cannot
+/// change while the simulation runs), taken instead of checking again; null: checked here.
+void init_workspace(const Model& model, Workspace& work, const std::vector<char>* rigid_checks = nullptr);
 
 /// Chooses the model's compliance backend and lets it prepare (compliance.cpp); part of
 /// init_workspace.

@@ -3,6 +3,8 @@
 // offset moves (UnionMesh::rigid_motion_of_checked, tested in cavity_cgal/test_mesh_union.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "model/body_slots.h"
 #include "scene/scene.h"
 #include "stages/stages.h"
@@ -40,4 +42,22 @@ TEST(InitWorkspace, NoCavitiesNoCheck) {
   const Model model = load_scene_file(std::string(SUCTION_SCENES_DIR) + "/ground.json",
                                       {{"/settings/cavity/enabled", "false"}});
   for (char c : checked_slots(model)) EXPECT_EQ(c, 0);
+}
+
+// A reset or a retune passes the check as the last init found it (the surfaces cannot change
+// while the simulation runs): it is taken as given, not found again; one of another size (other
+// bodies) is not.
+TEST(InitWorkspace, AGivenCheckOfTheSameBodiesIsTakenAsItIs) {
+  const Model model = load_scene_file(std::string(SUCTION_SCENES_DIR) + "/ground.json");
+  const BodySlots slots(model);
+  const std::vector<char> found = checked_slots(model);
+  ASSERT_TRUE(std::find(found.begin(), found.end(), 1) != found.end());
+  const std::vector<char> given(static_cast<size_t>(slots.count()), 0);  // what a check would not say
+  Workspace work;
+  init_workspace(model, work, &given);
+  EXPECT_EQ(work.rigid_surface_checked, given);
+  const std::vector<char> other(static_cast<size_t>(slots.count()) + 1, 0);
+  Workspace again;
+  init_workspace(model, again, &other);
+  EXPECT_EQ(again.rigid_surface_checked, found);
 }
