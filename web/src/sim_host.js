@@ -57,7 +57,7 @@ export class SimHost {
     this.watchMissed = false;
     this.probeNames = [];
     this.warmup = warmup && warmup.steps > 0 ? { steps: warmup.steps | 0, budgetMs: Number.isFinite(+warmup.budgetMs) ? +warmup.budgetMs : WARMUP_BUDGET_MS } : null;
-    this.warming = null;      // { steps, start, timer } while the warm-up runs
+    this.warming = null;      // { steps, limit, start, timer } while the warm-up runs
     // the page plays at interactive quality unless asked (docs/validation.md, "Quality levels")
     this.quality = 'reference';
     if (typeof this.sim.setQuality === 'function' && !this.sim.setQuality(quality)) this.quality = quality;
@@ -266,7 +266,8 @@ export class SimHost {
     if (!this.warmup || !this.loaded) return;
     const dt = this.sim.dt(), duration = this.sim.duration();
     const steps = Math.min(this.warmup.steps, Math.max(0, Math.floor(duration / dt + 1e-9)));
-    if (!(steps > 0)) return;
+    // a scene shorter than one step has nothing to warm: said at once, as a warm-up of none
+    if (!(steps > 0)) { this.send('warm', { steps: 0, ms: 0, complete: true }); return; }
     this.warming = { steps: 0, limit: steps, start: now(), timer: null };
     this.warming.timer = setTimeout(() => this.warmTick(), 0);
   }

@@ -328,6 +328,10 @@ test('the warm-up stops at its time budget and at the scene\'s end; a rebuild wa
   short.host.handle({ type: 'load', text: JSON.stringify(doc), name: 'short' });
   await until(() => short.of('warm').length === 1, "'warm'");
   assert.equal(short.of('warm')[0].steps, 5, 'no step beyond the scene\'s duration');
+  const none = makeWarmHost({ steps: 50, budgetMs: 1e9 });
+  doc.settings.duration = 0.5 * doc.settings.dt;
+  none.host.handle({ type: 'load', text: JSON.stringify(doc), name: 'shorter than a step' });
+  assert.deepEqual(none.of('warm'), [{ type: 'warm', steps: 0, ms: 0, complete: true }], 'nothing to warm, said at once');
   short.host.handle({ type: 'quality', name: 'reference' });
   await until(() => short.of('warm').length === 2, "the rebuild's 'warm'");
   assert.equal(short.of('warm')[1].steps, 5);
