@@ -144,12 +144,13 @@ const askedThreads = parseThreads(params.get('threads'));
 if (params.get('threads') !== null && askedThreads === null)
   showError('threads', `?threads=${params.get('threads')}: expected a whole number from 1 to ${MAX_SIM_THREADS}; using the default`);
 // ?warmup=N: the steps the worker plays unseen after each load (0: none; src/sim_host.js)
-const askedWarmup = params.get('warmup') === null ? null : Number(params.get('warmup'));
-if (askedWarmup !== null && !(Number.isInteger(askedWarmup) && askedWarmup >= 0 && askedWarmup <= 1000))
-  showError('warmup', `?warmup=${params.get('warmup')}: expected a whole number of steps from 0 to 1000; using the default`);
+const warmupText = params.get('warmup');
+const askedWarmup = warmupText !== null && /^\d{1,4}$/.test(warmupText) && Number(warmupText) <= 1000 ? Number(warmupText) : null;
+if (warmupText !== null && askedWarmup === null)
+  showError('warmup', `?warmup=${warmupText}: expected a whole number of steps from 0 to 1000; using the default`);
 link.send('init', { backend: params.get('backend') === 'mock' ? 'mock' : 'wasm',
                     ...(askedThreads !== null ? { simThreads: askedThreads } : {}),
-                    ...(Number.isInteger(askedWarmup) && askedWarmup >= 0 && askedWarmup <= 1000 ? { warmup: askedWarmup } : {}) });
+                    ...(askedWarmup !== null ? { warmup: askedWarmup } : {}) });
 // a link's scene, quality and values (src/share.js): ?quality=reference chooses the quality at
 // start (the worker starts at interactive); the values are sent once the scene has loaded
 const linked = parseShare(params);
