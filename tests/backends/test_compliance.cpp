@@ -159,6 +159,7 @@ TEST(Compliance, KeptFactorizationGivesTheDirectPathsW) {
   check(contact_and_pressure_rows(nodes, 6, 1, rng), "same nodes, new coefficients");
   check(contact_and_pressure_rows(nodes, 9, 5, rng), "new contact nodes");
   check(contact_and_pressure_rows(nodes, 3, 1, rng), "fewer contacts");
+  check(contact_and_pressure_rows(nodes, 40, 3, rng), "120 contact rows (the block is added eight columns at a time)");
   // a new factorization (another shape): what was kept belongs to the old one
   const auto generation = sys.factor_generation;
   for (Vec3& x : state.fem[0].x) x += 0.02 * Vec3(x.y(), -x.x(), 0.3 * x.z());
