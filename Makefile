@@ -254,34 +254,14 @@ test-sanitize-suite: deps
 # --- the test command -------------------------------------------------------------------
 # All four suites (native, wasm, web, sanitize) always run; the exit status is non-zero if any failed.
 # Each suite's wall time (its builds included) is printed at the end: CI's budget is watched.
-# The sanitize tree is built from the start in the background at nice 19 (SANITIZE_BUILD_BG=0:
-# in its turn, as before): the other suites leave CI's two cores partly idle (a long CGAL file
-# compiling alone, links, configures, the browser test), and a niced build takes only that idle
-# time, so the foreground runs as fast as without it.  Its log is printed when the sanitize
-# suite's turn comes; the suite then builds what is left (nothing, or the rest) and runs.
-SANITIZE_BUILD_BG ?= 1
-SANITIZE_BG_LOG   := $(BUILD_DIR)/sanitize-build.log
 test: deps
-	@native=PASS; wasm=PASS; web=PASS; sanitize=PASS; bg=; t0=$$(date +%s); \
-	if [ "$(SANITIZE_BUILD_BG)" = 1 ]; then \
-	  mkdir -p $(BUILD_DIR); \
-	  echo "==> build sanitize in the background at nice 19 (log: $(SANITIZE_BG_LOG))"; \
-	  ( exec nice -n 19 $(MAKE) sanitize SUCTION_DEPS_CHECKED=1 > $(SANITIZE_BG_LOG) 2>&1 ) & bg=$$!; \
-	  trap '[ -n "$$bg" ] && kill $$bg 2>/dev/null; true' EXIT; \
-	fi; \
+	@native=PASS; wasm=PASS; web=PASS; sanitize=PASS; t0=$$(date +%s); \
 	$(MAKE) test-native SUCTION_DEPS_CHECKED=1 || native=FAIL; t1=$$(date +%s); \
 	$(MAKE) test-wasm SUCTION_DEPS_CHECKED=1 || wasm=FAIL; t2=$$(date +%s); \
 	$(MAKE) test-web SUCTION_DEPS_CHECKED=1 || web=FAIL; t3=$$(date +%s); \
-	if [ -n "$$bg" ]; then \
-	  echo "==> the background sanitize build: waiting for it"; \
-	  bgrc=0; wait $$bg || bgrc=$$?; bg=; \
-	  echo "==> the background sanitize build ended ($$(($$(date +%s) - t3)) s of waiting, status $$bgrc); its log:"; \
-	  cat $(SANITIZE_BG_LOG); \
-	fi; \
 	$(MAKE) test-sanitize-suite SUCTION_DEPS_CHECKED=1 || sanitize=FAIL; t4=$$(date +%s); \
 	echo; \
-	echo "make test: wall time with builds: native $$((t1 - t0)) s, wasm $$((t2 - t1)) s, web $$((t3 - t2)) s, sanitize $$((t4 - t3)) s$(if $(filter 1,$(SANITIZE_BUILD_BG)), (its build began in the background at the start))"; \
-	echo "make test: $$((t4 - t0)) s in all"; \
+	echo "make test: wall time with builds: native $$((t1 - t0)) s, wasm $$((t2 - t1)) s, web $$((t3 - t2)) s, sanitize $$((t4 - t3)) s"; \
 	if [ $$native = PASS ] && [ $$wasm = PASS ] && [ $$web = PASS ] && [ $$sanitize = PASS ]; then \
 	  echo "make test: ALL PASSED (native: $$native, wasm: $$wasm, web: $$web, sanitize: $$sanitize)"; \
 	else \
