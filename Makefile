@@ -96,6 +96,12 @@ SUCTION_BIN := $(NATIVE_DIR)/native/suction
 # Written after a successful configure, holding the configure command: a failed configure is
 # retried by the next make, and a tree configured with other options is configured again.
 STAMP       := .configured
+# `cmake --build`'s job count for the native, wasm and sanitize trees; empty in `make builds`,
+# where their makes share one jobserver of JOBS slots (a make given -jN makes its own)
+BUILD_J     ?= -j $(JOBS)
+# $(call build_tag,NAME): in `make builds` (TAG_BUILDS=1) each line of a tree's build output
+# starts with [NAME], so the three interleaved logs stay readable
+build_tag    = $(if $(TAG_BUILDS),2>&1 | sed -u 's/^/[$(1)] /')
 
 # Emscripten's node-side tools need acorn etc. from Debian's node modules.
 ifeq ($(filter /usr/share/nodejs,$(subst :, ,$(NODE_PATH))),)
@@ -136,7 +142,7 @@ configure-native: deps
 
 native: configure-native
 	@echo "==> build native"
-	$(CMAKE) --build $(NATIVE_DIR) -j $(JOBS)
+	+$(CMAKE) --build $(NATIVE_DIR) $(BUILD_J) $(call build_tag,native)
 
 test-native: native
 	@echo "==> test native"
@@ -165,7 +171,7 @@ configure-wasm: deps
 
 wasm: configure-wasm
 	@echo "==> build wasm"
-	$(CMAKE) --build $(WASM_DIR) -j $(JOBS)
+	+$(CMAKE) --build $(WASM_DIR) $(BUILD_J) $(call build_tag,wasm)
 
 test-wasm: wasm
 	@echo "==> test wasm (node $$($(NODE) --version))"
@@ -222,7 +228,7 @@ configure-sanitize: deps
 
 sanitize: configure-sanitize
 	@echo "==> build sanitize"
-	$(CMAKE) --build $(SANITIZE_DIR) -j $(JOBS)
+	+$(CMAKE) --build $(SANITIZE_DIR) $(BUILD_J) $(call build_tag,sanitize)
 
 test-sanitize: sanitize
 	@echo "==> test sanitize (ASan + UBSan)"
@@ -252,16 +258,28 @@ test-sanitize-suite: deps
 	[ $$tests = PASS ] && [ $$smoke = PASS ]
 
 # --- the test command -------------------------------------------------------------------
+# `make builds`: the native, wasm and sanitize trees built together, their makes sharing one
+# jobserver of JOBS slots (configures included).  Built one after the other, each tree left CI's
+# two cores partly idle at its ends (a long CGAL file compiling alone, links, configures); built
+# together, one tree's files fill the other's gaps.  -k: a tree that fails to build stops only
+# itself (its suite then builds again and fails in its turn).
+.PHONY: builds
+builds: deps
+	@echo "==> build native, wasm and sanitize together ($(JOBS) jobs in all; lines tagged by tree)"
+	@$(MAKE) -j$(JOBS) -k native wasm sanitize BUILD_J= TAG_BUILDS=1 SUCTION_DEPS_CHECKED=1
+
 # All four suites (native, wasm, web, sanitize) always run; the exit status is non-zero if any failed.
-# Each suite's wall time (its builds included) is printed at the end: CI's budget is watched.
+# First the three builds together (`make builds`); each suite then builds whatever is left (nothing
+# when they all built) and runs.  Each step's wall time is printed at the end: CI's budget is watched.
 test: deps
 	@native=PASS; wasm=PASS; web=PASS; sanitize=PASS; t0=$$(date +%s); \
+	$(MAKE) builds SUCTION_DEPS_CHECKED=1 || echo "make test: a build failed (its suite will say which)"; tb=$$(date +%s); \
 	$(MAKE) test-native SUCTION_DEPS_CHECKED=1 || native=FAIL; t1=$$(date +%s); \
 	$(MAKE) test-wasm SUCTION_DEPS_CHECKED=1 || wasm=FAIL; t2=$$(date +%s); \
 	$(MAKE) test-web SUCTION_DEPS_CHECKED=1 || web=FAIL; t3=$$(date +%s); \
 	$(MAKE) test-sanitize-suite SUCTION_DEPS_CHECKED=1 || sanitize=FAIL; t4=$$(date +%s); \
 	echo; \
-	echo "make test: wall time with builds: native $$((t1 - t0)) s, wasm $$((t2 - t1)) s, web $$((t3 - t2)) s, sanitize $$((t4 - t3)) s"; \
+	echo "make test: wall time: builds $$((tb - t0)) s, then native $$((t1 - tb)) s, wasm $$((t2 - t1)) s, web $$((t3 - t2)) s, sanitize $$((t4 - t3)) s; $$((t4 - t0)) s in all"; \
 	if [ $$native = PASS ] && [ $$wasm = PASS ] && [ $$web = PASS ] && [ $$sanitize = PASS ]; then \
 	  echo "make test: ALL PASSED (native: $$native, wasm: $$wasm, web: $$web, sanitize: $$sanitize)"; \
 	else \
