@@ -6,8 +6,9 @@
 #   make wasm     configure + build build/wasm (em++, Release, threads + SIMD): the page's module,
 #                 the node module and the test suite (the one WebAssembly build)
 #   make wasm-web build only the page's module of build/wasm
-#   make test     native build + ctest, then wasm build + ctest under node, then test-web,
-#                 then test-sanitize-suite
+#   make test     make builds, then native ctest, wasm ctest under node, test-web and
+#                 test-sanitize-suite (each suite first builds what is left)
+#   make builds   the native, wasm and sanitize trees built together (one jobserver, JOBS slots)
 #   make demo     the browser simulator: deps, wasm-web, web, then serve build/web on
 #                 http://localhost:8080/ (PORT=... overrides)
 #   make demo-native  native build, then: suction run scenes/default.json (a text summary)
