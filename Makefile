@@ -98,7 +98,8 @@ SUCTION_BIN := $(NATIVE_DIR)/native/suction
 # retried by the next make, and a tree configured with other options is configured again.
 STAMP       := .configured
 # `cmake --build`'s job count for the native, wasm and sanitize trees; empty in `make builds`,
-# where their makes share one jobserver of JOBS slots (a make given -jN makes its own)
+# where their makes share one jobserver of JOBS slots (a make given -jN makes its own; the
+# recipes' `+` hands them the jobserver, and also runs them under `make -n`)
 BUILD_J     ?= -j $(JOBS)
 # $(call build_tag,NAME): in `make builds` (TAG_BUILDS=1) each line of a tree's build output
 # starts with [NAME], so the three interleaved logs stay readable
